@@ -1,0 +1,962 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Userspace I/O core.
+ *
+ * A stub driver describes its device in a struct uio_info and registers it;
+ * the core then offers the device to user space as /dev/uioN: read() and
+ * poll() wait for interrupts, write() re-enables them, mmap() maps the
+ * device's memory. Everything else happens in the user-space driver.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cdev.h>
+#include <linux/fs.h>
+#include <linux/idr.h>
+#include <linux/kobject.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/mount.h>
+#include <linux/poll.h>
+#include <linux/pseudo_fs.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/uio_driver.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+
+#define UIO_MAX_DEVICES	(1U << MINORBITS)
+#define UIO_FS_MAGIC	0x75696f21	/* "uio!" */
+
+/* First device number of the region all minors come from. */
+static dev_t uio_devt;
+
+/*
+ * Hands out minors. A minor goes back only when its uio_device is freed, so
+ * no new device can take a number an old open file still refers to.
+ */
+static DEFINE_IDA(uio_ida);
+
+/* Pseudo filesystem providing each device's anonymous inode. */
+static struct vfsmount *uio_mnt;
+
+/**
+ * struct uio_listener - the state of one open file
+ * @idev:	the device; kept alive by the open cdev
+ * @event_seen:	the event count this file last returned from read()
+ */
+struct uio_listener {
+	struct uio_device	*idev;
+	s32			event_seen;
+};
+
+/**
+ * uio_get_info() - pin the stub's description for one operation
+ * @idev: the device
+ *
+ * While the caller holds the description, uio_unregister_device() cannot
+ * complete, so the stub's callbacks and memory stay valid.
+ *
+ * Context: process context, may sleep.
+ * Return: the description, which must be released with uio_put_info(), or
+ * %NULL if the device has been unregistered.
+ */
+static struct uio_info *uio_get_info(struct uio_device *idev)
+{
+	down_read(&idev->info_sem);
+	if (idev->info)
+		return idev->info;
+	up_read(&idev->info_sem);
+	return NULL;
+}
+
+/**
+ * uio_put_info() - end an operation begun with uio_get_info()
+ * @idev: the device
+ *
+ * Context: process context.
+ */
+static void uio_put_info(struct uio_device *idev)
+{
+	up_read(&idev->info_sem);
+}
+
+/*
+ * Lockless peek for wait conditions only: anything that calls into the stub
+ * goes through uio_get_info().
+ */
+static bool uio_is_gone(struct uio_device *idev)
+{
+	return !READ_ONCE(idev->info);
+}
+
+static bool uio_has_hw_irq(const struct uio_info *info)
+{
+	return info->irq > 0;
+}
+
+/* --- sysfs ------------------------------------------------------------ */
+
+static ssize_t name_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	struct uio_device *idev = dev_get_drvdata(dev);
+
+	/* Attributes are removed before the description is dropped. */
+	return sysfs_emit(buf, "%s\n", idev->info->name);
+}
+static DEVICE_ATTR_RO(name);
+
+static ssize_t version_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	struct uio_device *idev = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%s\n", idev->info->version);
+}
+static DEVICE_ATTR_RO(version);
+
+static ssize_t event_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	struct uio_device *idev = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%u\n", (u32)atomic_read(&idev->event));
+}
+static DEVICE_ATTR_RO(event);
+
+static struct attribute *uio_attrs[] = {
+	&dev_attr_name.attr,
+	&dev_attr_version.attr,
+	&dev_attr_event.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(uio);
+
+static struct class uio_class = {
+	.name		= "uio",
+	.dev_groups	= uio_groups,
+};
+
+/*
+ * maps/mapN and portio/portN: one directory kobject each for "maps" and
+ * "portio", and below it one named attribute group per used region. Each
+ * attribute knows its region index and field, so two show functions serve
+ * all of them.
+ */
+enum uio_region_field {
+	UIO_FIELD_NAME,
+	UIO_FIELD_ADDR,
+	UIO_FIELD_SIZE,
+	UIO_FIELD_OFFSET,
+	UIO_FIELD_PORTTYPE,
+};
+
+struct uio_region_attribute {
+	struct kobj_attribute	kattr;
+	unsigned int		index;
+	enum uio_region_field	field;
+};
+
+#define to_region_attr(_kattr) \
+	container_of(_kattr, struct uio_region_attribute, kattr)
+
+/* The region directories are children of the device's kobject. */
+static struct uio_info *uio_region_info(struct kobject *dir)
+{
+	struct uio_device *idev = dev_get_drvdata(kobj_to_dev(dir->parent));
+
+	return idev->info;
+}
+
+static ssize_t uio_map_show(struct kobject *kobj, struct kobj_attribute *kattr,
+			    char *buf)
+{
+	struct uio_region_attribute *ra = to_region_attr(kattr);
+	const struct uio_mem *mem = &uio_region_info(kobj)->mem[ra->index];
+
+	switch (ra->field) {
+	case UIO_FIELD_NAME:
+		return sysfs_emit(buf, "%s\n", mem->name ?: "");
+	case UIO_FIELD_ADDR:
+		return sysfs_emit(buf, "%pa\n", &mem->addr);
+	case UIO_FIELD_SIZE:
+		return sysfs_emit(buf, "%pa\n", &mem->size);
+	default:
+		return sysfs_emit(buf, "0x%lx\n", mem->offs);
+	}
+}
+
+static const char * const uio_porttype_names[] = {
+	[UIO_PORT_NONE]		= "none",
+	[UIO_PORT_X86]		= "port_x86",
+	[UIO_PORT_GPIO]		= "port_gpio",
+	[UIO_PORT_OTHER]	= "port_other",
+};
+
+static ssize_t uio_port_show(struct kobject *kobj, struct kobj_attribute *kattr,
+			     char *buf)
+{
+	struct uio_region_attribute *ra = to_region_attr(kattr);
+	const struct uio_port *port = &uio_region_info(kobj)->port[ra->index];
+	int type = port->porttype;
+
+	switch (ra->field) {
+	case UIO_FIELD_NAME:
+		return sysfs_emit(buf, "%s\n", port->name ?: "");
+	case UIO_FIELD_ADDR:
+		return sysfs_emit(buf, "0x%lx\n", port->start);
+	case UIO_FIELD_SIZE:
+		return sysfs_emit(buf, "0x%lx\n", port->size);
+	default:
+		if (type < 0 || type >= ARRAY_SIZE(uio_porttype_names))
+			type = UIO_PORT_NONE;
+		return sysfs_emit(buf, "%s\n", uio_porttype_names[type]);
+	}
+}
+
+/*
+ * A LOGICAL or VIRTUAL map's address is a kernel virtual address; only root
+ * may read it. PHYS addresses are bus facts that lspci shows anyway.
+ */
+static umode_t uio_map_attr_visible(struct kobject *kobj,
+				    struct attribute *attr, int n)
+{
+	struct uio_region_attribute *ra =
+		container_of(attr, struct uio_region_attribute, kattr.attr);
+	int memtype = uio_region_info(kobj)->mem[ra->index].memtype;
+
+	if (ra->field == UIO_FIELD_ADDR &&
+	    (memtype == UIO_MEM_LOGICAL || memtype == UIO_MEM_VIRTUAL))
+		return 0400;
+	return attr->mode;
+}
+
+#define UIO_REGION_ATTR(_kind, _n, _name, _field)			\
+static struct uio_region_attribute uio_##_kind##_n##_##_name = {	\
+	.kattr	= __ATTR(_name, 0444, uio_##_kind##_show, NULL),	\
+	.index	= _n,							\
+	.field	= _field,						\
+}
+
+#define UIO_MAP_GROUP(_n)						\
+UIO_REGION_ATTR(map, _n, name, UIO_FIELD_NAME);				\
+UIO_REGION_ATTR(map, _n, addr, UIO_FIELD_ADDR);				\
+UIO_REGION_ATTR(map, _n, size, UIO_FIELD_SIZE);				\
+UIO_REGION_ATTR(map, _n, offset, UIO_FIELD_OFFSET);			\
+static struct attribute *uio_map##_n##_attrs[] = {			\
+	&uio_map##_n##_name.kattr.attr,					\
+	&uio_map##_n##_addr.kattr.attr,					\
+	&uio_map##_n##_size.kattr.attr,					\
+	&uio_map##_n##_offset.kattr.attr,				\
+	NULL,								\
+};									\
+static const struct attribute_group uio_map##_n##_group = {		\
+	.name		= "map" #_n,					\
+	.attrs		= uio_map##_n##_attrs,				\
+	.is_visible	= uio_map_attr_visible,				\
+}
+
+#define UIO_PORT_GROUP(_n)						\
+UIO_REGION_ATTR(port, _n, name, UIO_FIELD_NAME);			\
+UIO_REGION_ATTR(port, _n, start, UIO_FIELD_ADDR);			\
+UIO_REGION_ATTR(port, _n, size, UIO_FIELD_SIZE);			\
+UIO_REGION_ATTR(port, _n, porttype, UIO_FIELD_PORTTYPE);		\
+static struct attribute *uio_port##_n##_attrs[] = {			\
+	&uio_port##_n##_name.kattr.attr,				\
+	&uio_port##_n##_start.kattr.attr,				\
+	&uio_port##_n##_size.kattr.attr,				\
+	&uio_port##_n##_porttype.kattr.attr,				\
+	NULL,								\
+};									\
+static const struct attribute_group uio_port##_n##_group = {		\
+	.name		= "port" #_n,					\
+	.attrs		= uio_port##_n##_attrs,				\
+}
+
+UIO_MAP_GROUP(0);
+UIO_MAP_GROUP(1);
+UIO_MAP_GROUP(2);
+UIO_MAP_GROUP(3);
+UIO_MAP_GROUP(4);
+
+static const struct attribute_group *uio_map_groups[MAX_UIO_MAPS] = {
+	&uio_map0_group, &uio_map1_group, &uio_map2_group,
+	&uio_map3_group, &uio_map4_group,
+};
+
+UIO_PORT_GROUP(0);
+UIO_PORT_GROUP(1);
+UIO_PORT_GROUP(2);
+UIO_PORT_GROUP(3);
+UIO_PORT_GROUP(4);
+
+static const struct attribute_group *uio_port_groups[MAX_UIO_PORT_REGIONS] = {
+	&uio_port0_group, &uio_port1_group, &uio_port2_group,
+	&uio_port3_group, &uio_port4_group,
+};
+
+/**
+ * uio_add_regions() - create one region directory and its used entries
+ * @idev:	the device, already added to sysfs
+ * @dir_name:	"maps" or "portio"
+ * @groups:	one attribute group per region slot
+ * @used:	which slots are in use
+ * @count:	number of slots
+ *
+ * Context: process context, may sleep.
+ * Return: the directory, %NULL if no slot is used, or an ERR_PTR().
+ */
+static struct kobject *uio_add_regions(struct uio_device *idev,
+				       const char *dir_name,
+				       const struct attribute_group **groups,
+				       const bool *used, unsigned int count)
+{
+	struct kobject *dir = NULL;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < count; i++) {
+		if (!used[i])
+			continue;
+		if (!dir) {
+			dir = kobject_create_and_add(dir_name, &idev->dev.kobj);
+			if (!dir)
+				return ERR_PTR(-ENOMEM);
+		}
+		ret = sysfs_create_group(dir, groups[i]);
+		if (ret) {
+			/* Deleting the directory removes its groups too. */
+			kobject_put(dir);
+			return ERR_PTR(ret);
+		}
+	}
+	return dir;
+}
+
+static int uio_sysfs_add(struct uio_device *idev)
+{
+	const struct uio_info *info = idev->info;
+	bool used_maps[MAX_UIO_MAPS], used_ports[MAX_UIO_PORT_REGIONS];
+	struct kobject *dir;
+	unsigned int i;
+
+	for (i = 0; i < MAX_UIO_MAPS; i++)
+		used_maps[i] = info->mem[i].size != 0;
+	for (i = 0; i < MAX_UIO_PORT_REGIONS; i++)
+		used_ports[i] = info->port[i].size != 0;
+
+	dir = uio_add_regions(idev, "maps", uio_map_groups, used_maps,
+			      MAX_UIO_MAPS);
+	if (IS_ERR(dir))
+		return PTR_ERR(dir);
+	idev->maps_dir = dir;
+
+	dir = uio_add_regions(idev, "portio", uio_port_groups, used_ports,
+			      MAX_UIO_PORT_REGIONS);
+	if (IS_ERR(dir)) {
+		kobject_put(idev->maps_dir);
+		return PTR_ERR(dir);
+	}
+	idev->ports_dir = dir;
+	return 0;
+}
+
+static void uio_sysfs_del(struct uio_device *idev)
+{
+	kobject_put(idev->ports_dir);
+	kobject_put(idev->maps_dir);
+}
+
+/* --- interrupts and events -------------------------------------------- */
+
+/**
+ * uio_event_notify() - count an event and wake the device's waiters
+ * @info: the stub's description, as registered
+ *
+ * The core calls this for every interrupt the stub's handler claims; stubs
+ * with %UIO_IRQ_CUSTOM call it for their own events. Calls after
+ * uio_unregister_device() has returned are ignored.
+ *
+ * Context: any context, including hard interrupt.
+ */
+void uio_event_notify(struct uio_info *info)
+{
+	struct uio_device *idev;
+
+	/* Unregister clears uio_dev and then waits for a grace period. */
+	rcu_read_lock();
+	idev = READ_ONCE(info->uio_dev);
+	if (idev) {
+		atomic_inc(&idev->event);
+		wake_up_interruptible(&idev->wait);
+		kill_fasync(&idev->async_queue, SIGIO, POLL_IN);
+	}
+	rcu_read_unlock();
+}
+EXPORT_SYMBOL_GPL(uio_event_notify);
+
+static irqreturn_t uio_interrupt(int irq, void *dev_id)
+{
+	struct uio_device *idev = dev_id;
+	/* free_irq() runs before unregister drops the description. */
+	struct uio_info *info = idev->info;
+	irqreturn_t ret = info->handler(irq, info);
+
+	if (ret == IRQ_HANDLED)
+		uio_event_notify(info);
+	return ret;
+}
+
+/* --- file operations -------------------------------------------------- */
+
+static int uio_open(struct inode *inode, struct file *filep)
+{
+	struct uio_device *idev = container_of(inode->i_cdev,
+					       struct uio_device, cdev);
+	struct uio_listener *listener;
+	struct uio_info *info;
+	int ret;
+
+	listener = kmalloc(sizeof(*listener), GFP_KERNEL);
+	if (!listener)
+		return -ENOMEM;
+	listener->idev = idev;
+	listener->event_seen = atomic_read(&idev->event);
+
+	/*
+	 * The open cdev keeps idev alive, but only a live description proves
+	 * the stub module has not finished unloading: pin it under the lock.
+	 */
+	info = uio_get_info(idev);
+	if (!info) {
+		ret = -ENODEV;
+		goto out_free;
+	}
+	if (!try_module_get(idev->owner)) {
+		ret = -ENODEV;
+		goto out_put_info;
+	}
+	if (info->open) {
+		ret = info->open(info, inode);
+		if (ret)
+			goto out_module_put;
+	}
+	uio_put_info(idev);
+
+	filep->private_data = listener;
+	/* Every mapping lands in one address space, which unregister zaps. */
+	filep->f_mapping = idev->inode->i_mapping;
+	return nonseekable_open(inode, filep);
+
+out_module_put:
+	module_put(idev->owner);
+out_put_info:
+	uio_put_info(idev);
+out_free:
+	kfree(listener);
+	return ret;
+}
+
+static int uio_release(struct inode *inode, struct file *filep)
+{
+	struct uio_listener *listener = filep->private_data;
+	struct uio_device *idev = listener->idev;
+	struct uio_info *info;
+	int ret = 0;
+
+	info = uio_get_info(idev);
+	if (info) {
+		if (info->release)
+			ret = info->release(info, inode);
+		uio_put_info(idev);
+	}
+	module_put(idev->owner);
+	kfree(listener);
+	return ret;
+}
+
+static int uio_fasync(int fd, struct file *filep, int on)
+{
+	struct uio_listener *listener = filep->private_data;
+
+	return fasync_helper(fd, filep, on, &listener->idev->async_queue);
+}
+
+/* Has the device an interrupt or event source? -EIO if not or if gone. */
+static int uio_check_events(struct uio_device *idev)
+{
+	struct uio_info *info = uio_get_info(idev);
+	int ret;
+
+	if (!info)
+		return -EIO;
+	ret = info->irq == UIO_IRQ_NONE ? -EIO : 0;
+	uio_put_info(idev);
+	return ret;
+}
+
+static bool uio_event_pending(const struct uio_listener *listener)
+{
+	return atomic_read(&listener->idev->event) != listener->event_seen;
+}
+
+static __poll_t uio_poll(struct file *filep, poll_table *wait)
+{
+	struct uio_listener *listener = filep->private_data;
+	struct uio_device *idev = listener->idev;
+
+	poll_wait(filep, &idev->wait, wait);
+	if (uio_check_events(idev))
+		return EPOLLERR | EPOLLHUP;
+	if (uio_event_pending(listener))
+		return EPOLLIN | EPOLLRDNORM;
+	return 0;
+}
+
+static ssize_t uio_read(struct file *filep, char __user *buf, size_t count,
+			loff_t *ppos)
+{
+	struct uio_listener *listener = filep->private_data;
+	struct uio_device *idev = listener->idev;
+	s32 event;
+	int ret;
+
+	if (count != sizeof(s32))
+		return -EINVAL;
+	ret = uio_check_events(idev);
+	if (ret)
+		return ret;
+
+	for (;;) {
+		if (uio_is_gone(idev))
+			return -EIO;
+		event = atomic_read(&idev->event);
+		if (event != listener->event_seen)
+			break;
+		if (filep->f_flags & O_NONBLOCK)
+			return -EAGAIN;
+		ret = wait_event_interruptible(idev->wait,
+					       uio_event_pending(listener) ||
+					       uio_is_gone(idev));
+		if (ret)
+			return ret;
+	}
+
+	if (copy_to_user(buf, &event, sizeof(event)))
+		return -EFAULT;
+	listener->event_seen = event;
+	return sizeof(event);
+}
+
+static ssize_t uio_write(struct file *filep, const char __user *buf,
+			 size_t count, loff_t *ppos)
+{
+	struct uio_listener *listener = filep->private_data;
+	struct uio_device *idev = listener->idev;
+	struct uio_info *info;
+	s32 irq_on;
+	int ret;
+
+	if (count != sizeof(s32))
+		return -EINVAL;
+	if (copy_from_user(&irq_on, buf, sizeof(irq_on)))
+		return -EFAULT;
+
+	info = uio_get_info(idev);
+	if (!info)
+		return -EIO;
+	ret = info->irqcontrol ? info->irqcontrol(info, irq_on) : -ENOSYS;
+	uio_put_info(idev);
+	return ret ? ret : sizeof(s32);
+}
+
+/* --- mmap ------------------------------------------------------------- */
+
+/* Pages a map spans, counting the part of the first page before it. */
+static unsigned long uio_mem_pages(const struct uio_mem *mem)
+{
+	return PAGE_ALIGN((mem->addr & ~PAGE_MASK) + mem->size) >> PAGE_SHIFT;
+}
+
+/*
+ * Nothing is mapped at mmap() time: every page comes from this handler,
+ * under the description, so a mapping that races with unregister is either
+ * zapped by it or never populated.
+ */
+static vm_fault_t uio_vma_fault(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct uio_device *idev = vma->vm_private_data;
+	unsigned long index = vmf->pgoff - vma->vm_pgoff;
+	const struct uio_mem *mem;
+	struct uio_info *info;
+	struct page *page;
+	void *addr;
+	vm_fault_t ret = 0;
+
+	info = uio_get_info(idev);
+	if (!info)
+		return VM_FAULT_SIGBUS;
+	mem = &info->mem[vma->vm_pgoff];
+	addr = (void *)(uintptr_t)mem->addr + (index << PAGE_SHIFT);
+
+	switch (mem->memtype) {
+	case UIO_MEM_PHYS:
+	case UIO_MEM_IOVA:
+		ret = vmf_insert_pfn(vma, vmf->address,
+				     PHYS_PFN(mem->addr) + index);
+		break;
+	case UIO_MEM_LOGICAL:
+		page = virt_to_page(addr);
+		get_page(page);
+		vmf->page = page;
+		break;
+	case UIO_MEM_VIRTUAL:
+		page = vmalloc_to_page(addr);
+		get_page(page);
+		vmf->page = page;
+		break;
+	default:
+		ret = VM_FAULT_SIGBUS;
+	}
+	uio_put_info(idev);
+	return ret;
+}
+
+/* vm_pgoff names the map; the second half of a split would name another. */
+static int uio_vma_may_split(struct vm_area_struct *vma, unsigned long addr)
+{
+	return -EINVAL;
+}
+
+static const struct vm_operations_struct uio_page_vm_ops = {
+	.fault		= uio_vma_fault,
+	.may_split	= uio_vma_may_split,
+};
+
+static const struct vm_operations_struct uio_pfn_vm_ops = {
+	.fault		= uio_vma_fault,
+	.may_split	= uio_vma_may_split,
+#ifdef CONFIG_HAVE_IOREMAP_PROT
+	.access		= generic_access_phys,
+#endif
+};
+
+static int uio_mmap_mem(struct uio_device *idev, const struct uio_info *info,
+			struct vm_area_struct *vma)
+{
+	const struct uio_mem *mem;
+
+	if (vma->vm_pgoff >= MAX_UIO_MAPS)
+		return -EINVAL;
+	mem = &info->mem[vma->vm_pgoff];
+	if (!mem->size || vma_pages(vma) > uio_mem_pages(mem))
+		return -EINVAL;
+	/* A private copy of device memory makes no sense; COW of PFNs is a BUG. */
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+
+	switch (mem->memtype) {
+	case UIO_MEM_PHYS:
+		vma->vm_page_prot = pgprot_noncached(vma->vm_page_prot);
+		fallthrough;
+	case UIO_MEM_IOVA:
+		vma->vm_flags |= VM_IO | VM_PFNMAP;
+		vma->vm_ops = &uio_pfn_vm_ops;
+		break;
+	case UIO_MEM_LOGICAL:
+	case UIO_MEM_VIRTUAL:
+		vma->vm_ops = &uio_page_vm_ops;
+		break;
+	default:
+		return -EINVAL;
+	}
+	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
+	vma->vm_private_data = idev;
+	return 0;
+}
+
+static int uio_mmap(struct file *filep, struct vm_area_struct *vma)
+{
+	struct uio_listener *listener = filep->private_data;
+	struct uio_device *idev = listener->idev;
+	struct uio_info *info;
+	int ret;
+
+	info = uio_get_info(idev);
+	if (!info)
+		return -EIO;
+	if (info->mmap)
+		ret = info->mmap(info, vma);
+	else
+		ret = uio_mmap_mem(idev, info, vma);
+	uio_put_info(idev);
+	return ret;
+}
+
+static const struct file_operations uio_fops = {
+	.owner		= THIS_MODULE,
+	.open		= uio_open,
+	.release	= uio_release,
+	.read		= uio_read,
+	.write		= uio_write,
+	.mmap		= uio_mmap,
+	.poll		= uio_poll,
+	.fasync		= uio_fasync,
+	.llseek		= no_llseek,
+};
+
+/* --- registration ----------------------------------------------------- */
+
+static void uio_device_release(struct device *dev)
+{
+	struct uio_device *idev = container_of(dev, struct uio_device, dev);
+
+	iput(idev->inode);
+	ida_free(&uio_ida, idev->minor);
+	kfree(idev);
+}
+
+/*
+ * Make the device unusable: "unavailable" (no operation can pin the
+ * description any more), then "woken" (blocked readers and pollers see
+ * the device gone), then "unmapped" (the next touch of any mapping faults
+ * and gets SIGBUS).
+ */
+static void uio_kill(struct uio_device *idev)
+{
+	down_write(&idev->info_sem);
+	idev->info = NULL;
+	up_write(&idev->info_sem);
+
+	wake_up_interruptible_all(&idev->wait);
+	kill_fasync(&idev->async_queue, SIGIO, POLL_HUP);
+	unmap_mapping_range(idev->inode->i_mapping, 0, 0, 1);
+}
+
+/* Stop late uio_event_notify() calls before idev can be freed. */
+static void uio_unpublish(struct uio_info *info)
+{
+	WRITE_ONCE(info->uio_dev, NULL);
+	synchronize_rcu();
+}
+
+static int uio_check_info(const struct uio_info *info)
+{
+	if (!info || !info->name || !info->version)
+		return -EINVAL;
+	if (info->irq < UIO_IRQ_CUSTOM)
+		return -EINVAL;
+	if (uio_has_hw_irq(info) && !info->handler)
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * __uio_register_device() - offer a device to user space as /dev/uioN
+ * @owner:	module to pin while the device is open; use the
+ *		uio_register_device() wrapper, which passes THIS_MODULE
+ * @parent:	the real device, e.g. &pci_dev->dev
+ * @info:	the stub's description; must stay valid and unchanged until
+ *		uio_unregister_device() returns
+ *
+ * Creates the class device with its sysfs attributes and the character
+ * device, and requests @info->irq (with @info->irq_flags) if it is a real
+ * interrupt line.
+ *
+ * Context: process context, may sleep.
+ * Return: 0 on success; -EINVAL for an incomplete @info, -ENOSPC when all
+ * minors are taken, or the error of the step that failed.
+ */
+int __uio_register_device(struct module *owner, struct device *parent,
+			  struct uio_info *info)
+{
+	struct uio_device *idev;
+	int ret;
+
+	if (!parent)
+		return -EINVAL;
+	ret = uio_check_info(info);
+	if (ret)
+		return ret;
+
+	idev = kzalloc(sizeof(*idev), GFP_KERNEL);
+	if (!idev)
+		return -ENOMEM;
+
+	ret = ida_alloc_max(&uio_ida, UIO_MAX_DEVICES - 1, GFP_KERNEL);
+	if (ret < 0)
+		goto out_free;
+	idev->minor = ret;
+
+	idev->inode = alloc_anon_inode(uio_mnt->mnt_sb);
+	if (IS_ERR(idev->inode)) {
+		ret = PTR_ERR(idev->inode);
+		goto out_free_minor;
+	}
+
+	idev->owner = owner;
+	idev->info = info;
+	atomic_set(&idev->event, 0);
+	init_waitqueue_head(&idev->wait);
+	init_rwsem(&idev->info_sem);
+
+	/* From here on uio_device_release() frees everything. */
+	device_initialize(&idev->dev);
+	idev->dev.class = &uio_class;
+	idev->dev.parent = parent;
+	idev->dev.devt = MKDEV(MAJOR(uio_devt), idev->minor);
+	idev->dev.release = uio_device_release;
+	dev_set_drvdata(&idev->dev, idev);
+	ret = dev_set_name(&idev->dev, "uio%d", idev->minor);
+	if (ret)
+		goto out_put;
+
+	cdev_init(&idev->cdev, &uio_fops);
+	idev->cdev.owner = THIS_MODULE;
+	/* User space may open the cdev even if adding it fails: kill it then. */
+	ret = cdev_device_add(&idev->cdev, &idev->dev);
+	if (ret)
+		goto out_kill;
+
+	ret = uio_sysfs_add(idev);
+	if (ret)
+		goto out_del;
+
+	WRITE_ONCE(info->uio_dev, idev);
+	if (uio_has_hw_irq(info)) {
+		ret = request_irq(info->irq, uio_interrupt, info->irq_flags,
+				  info->name, idev);
+		if (ret)
+			goto out_unpublish;
+	}
+	return 0;
+
+out_unpublish:
+	uio_unpublish(info);
+	uio_sysfs_del(idev);
+out_del:
+	cdev_device_del(&idev->cdev, &idev->dev);
+out_kill:
+	uio_kill(idev);
+out_put:
+	put_device(&idev->dev);
+	return ret;
+
+out_free_minor:
+	ida_free(&uio_ida, idev->minor);
+out_free:
+	kfree(idev);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(__uio_register_device);
+
+/**
+ * uio_unregister_device() - take a device away from user space
+ * @info: the description passed to uio_register_device()
+ *
+ * Removes /dev/uioN and its sysfs entries and frees the interrupt. Files
+ * still open stay valid but fail every operation with -EIO: blocked
+ * readers wake with -EIO, pollers see EPOLLERR, and the next touch of a
+ * mapping gets SIGBUS. When this returns, the core will not call into the
+ * stub or touch @info again, and uio_event_notify() on @info is a no-op.
+ * Calling it again, or for a device never registered, does nothing.
+ *
+ * Context: process context, may sleep.
+ */
+void uio_unregister_device(struct uio_info *info)
+{
+	struct uio_device *idev;
+
+	if (!info || !info->uio_dev)
+		return;
+	idev = info->uio_dev;
+
+	uio_sysfs_del(idev);
+	cdev_device_del(&idev->cdev, &idev->dev);
+	if (uio_has_hw_irq(info))
+		free_irq(info->irq, idev);
+	uio_unpublish(info);
+	uio_kill(idev);
+	put_device(&idev->dev);
+}
+EXPORT_SYMBOL_GPL(uio_unregister_device);
+
+static void uio_devm_unregister(void *info)
+{
+	uio_unregister_device(info);
+}
+
+/**
+ * __devm_uio_register_device() - resource-managed uio_register_device()
+ * @owner:	module to pin while the device is open; use the
+ *		devm_uio_register_device() wrapper, which passes THIS_MODULE
+ * @parent:	the real device; the UIO device is unregistered when @parent
+ *		is unbound from its driver
+ * @info:	the stub's description
+ *
+ * Context: process context, may sleep.
+ * Return: 0 on success or the error of uio_register_device().
+ */
+int __devm_uio_register_device(struct module *owner, struct device *parent,
+			       struct uio_info *info)
+{
+	int ret;
+
+	ret = __uio_register_device(owner, parent, info);
+	if (ret)
+		return ret;
+	return devm_add_action_or_reset(parent, uio_devm_unregister, info);
+}
+EXPORT_SYMBOL_GPL(__devm_uio_register_device);
+
+/* --- module ----------------------------------------------------------- */
+
+static int uio_fs_init_fs_context(struct fs_context *fc)
+{
+	return init_pseudo(fc, UIO_FS_MAGIC) ? 0 : -ENOMEM;
+}
+
+static struct file_system_type uio_fs_type = {
+	.name			= "uio",
+	.owner			= THIS_MODULE,
+	.init_fs_context	= uio_fs_init_fs_context,
+	.kill_sb		= kill_anon_super,
+};
+
+static int __init uio_init(void)
+{
+	int ret;
+
+	uio_mnt = kern_mount(&uio_fs_type);
+	if (IS_ERR(uio_mnt))
+		return PTR_ERR(uio_mnt);
+
+	ret = alloc_chrdev_region(&uio_devt, 0, UIO_MAX_DEVICES, "uio");
+	if (ret)
+		goto out_unmount;
+
+	ret = class_register(&uio_class);
+	if (ret)
+		goto out_unregister_region;
+	return 0;
+
+out_unregister_region:
+	unregister_chrdev_region(uio_devt, UIO_MAX_DEVICES);
+out_unmount:
+	kern_unmount(uio_mnt);
+	return ret;
+}
+
+static void __exit uio_exit(void)
+{
+	class_unregister(&uio_class);
+	unregister_chrdev_region(uio_devt, UIO_MAX_DEVICES);
+	kern_unmount(uio_mnt);
+	ida_destroy(&uio_ida);
+}
+
+module_init(uio_init);
+module_exit(uio_exit);
+MODULE_DESCRIPTION("Userspace I/O driver core");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Generic UIO stub for PCI 2.3 devices.
+ *
+ * The handler masks the device's INTx with the Interrupt Disable bit of the
+ * command register, which PCI 2.3 devices implement together with the
+ * Interrupt Status bit, so any such device can share its line. User space
+ * unmasks by writing 1 to /dev/uioN, or by clearing Interrupt Disable in
+ * config space itself. Bind a device by writing its IDs to new_id.
+ */
+#include <linux/device.h>
+#include <linux/interrupt.h>
+#include <linux/module.h>
+#include <linux/pci.h>
+#include <linux/uio_driver.h>
+
+#define UIO_PCI_GENERIC_VERSION	"1.0"
+
+/**
+ * struct uio_pci_generic_dev - one bound device
+ * @info:	what the UIO core sees
+ * @pdev:	the PCI device
+ */
+struct uio_pci_generic_dev {
+	struct uio_info	info;
+	struct pci_dev	*pdev;
+};
+
+static const char * const uio_pci_generic_bar_names[PCI_STD_NUM_BARS] = {
+	"BAR0", "BAR1", "BAR2", "BAR3", "BAR4", "BAR5",
+};
+
+static struct pci_dev *uio_pci_generic_pdev(struct uio_info *info)
+{
+	return container_of(info, struct uio_pci_generic_dev, info)->pdev;
+}
+
+static irqreturn_t uio_pci_generic_handler(int irq, struct uio_info *info)
+{
+	/* Claims the interrupt only if this device asserted it. */
+	if (!pci_check_and_mask_intx(uio_pci_generic_pdev(info)))
+		return IRQ_NONE;
+	return IRQ_HANDLED;
+}
+
+static int uio_pci_generic_irqcontrol(struct uio_info *info, s32 irq_on)
+{
+	pci_intx(uio_pci_generic_pdev(info), !!irq_on);
+	return 0;
+}
+
+static int uio_pci_generic_release(struct uio_info *info, struct inode *inode)
+{
+	/*
+	 * User space may have enabled bus mastering to let the device DMA.
+	 * Nobody can program or stop that DMA once the driver's file is
+	 * closed, so do not leave it running into memory the device no
+	 * longer owns.
+	 */
+	pci_clear_master(uio_pci_generic_pdev(info));
+	return 0;
+}
+
+/* Memory BARs become maps, I/O BARs port regions, in BAR order. */
+static void uio_pci_generic_add_bars(struct uio_pci_generic_dev *gdev)
+{
+	struct pci_dev *pdev = gdev->pdev;
+	struct uio_info *info = &gdev->info;
+	unsigned int nmem = 0, nport = 0;
+	int bar;
+
+	for (bar = 0; bar < PCI_STD_NUM_BARS; bar++) {
+		unsigned long flags = pci_resource_flags(pdev, bar);
+		const char *name = uio_pci_generic_bar_names[bar];
+
+		if (!pci_resource_len(pdev, bar))
+			continue;
+
+		if (flags & IORESOURCE_MEM) {
+			if (nmem == MAX_UIO_MAPS) {
+				dev_warn(&pdev->dev, "%s not mappable: only %d maps\n",
+					 name, MAX_UIO_MAPS);
+				continue;
+			}
+			info->mem[nmem].name = name;
+			info->mem[nmem].addr = pci_resource_start(pdev, bar);
+			info->mem[nmem].size = pci_resource_len(pdev, bar);
+			info->mem[nmem].memtype = UIO_MEM_PHYS;
+			nmem++;
+		} else if (flags & IORESOURCE_IO) {
+			if (nport == MAX_UIO_PORT_REGIONS) {
+				dev_warn(&pdev->dev, "%s not listed: only %d port regions\n",
+					 name, MAX_UIO_PORT_REGIONS);
+				continue;
+			}
+			info->port[nport].name = name;
+			info->port[nport].start = pci_resource_start(pdev, bar);
+			info->port[nport].size = pci_resource_len(pdev, bar);
+			info->port[nport].porttype = UIO_PORT_X86;
+			nport++;
+		}
+	}
+}
+
+static int uio_pci_generic_probe(struct pci_dev *pdev,
+				 const struct pci_device_id *id)
+{
+	struct uio_pci_generic_dev *gdev;
+	int ret;
+
+	ret = pcim_enable_device(pdev);
+	if (ret)
+		return dev_err_probe(&pdev->dev, ret, "cannot enable device\n");
+
+	if (pdev->irq && !pci_intx_mask_supported(pdev)) {
+		dev_warn(&pdev->dev, "no INTx masking (PCI 2.3), cannot share its interrupt\n");
+		return -ENODEV;
+	}
+
+	gdev = devm_kzalloc(&pdev->dev, sizeof(*gdev), GFP_KERNEL);
+	if (!gdev)
+		return -ENOMEM;
+
+	gdev->pdev = pdev;
+	gdev->info.name = "uio_pci_generic";
+	gdev->info.version = UIO_PCI_GENERIC_VERSION;
+	gdev->info.release = uio_pci_generic_release;
+	if (pdev->irq) {
+		gdev->info.irq = pdev->irq;
+		gdev->info.irq_flags = IRQF_SHARED;
+		gdev->info.handler = uio_pci_generic_handler;
+		gdev->info.irqcontrol = uio_pci_generic_irqcontrol;
+	} else {
+		dev_notice(&pdev->dev, "no legacy interrupt, events disabled\n");
+	}
+	uio_pci_generic_add_bars(gdev);
+
+	ret = devm_uio_register_device(&pdev->dev, &gdev->info);
+	if (ret)
+		return dev_err_probe(&pdev->dev, ret, "cannot register UIO device\n");
+	return 0;
+}
+
+static struct pci_driver uio_pci_generic_driver = {
+	.name		= "uio_pci_generic",
+	.id_table	= NULL,	/* bound through new_id only */
+	.probe		= uio_pci_generic_probe,
+};
+module_pci_driver(uio_pci_generic_driver);
+
+MODULE_DESCRIPTION("Generic UIO stub for PCI 2.3 devices");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Userspace I/O: the interface between a small in-kernel stub driver and
+ * the UIO core, which hands the device to a user-space driver through
+ * /dev/uioN.
+ */
+#ifndef _LINUX_UIO_DRIVER_H
+#define _LINUX_UIO_DRIVER_H
+
+#include <linux/cdev.h>
+#include <linux/device.h>
+#include <linux/fs.h>
+#include <linux/interrupt.h>
+#include <linux/module.h>
+#include <linux/rwsem.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+
+struct uio_info;
+
+/**
+ * struct uio_mem - a memory region user space may map
+ * @name:		short name shown in sysfs, may be %NULL
+ * @addr:		physical, logical or vmalloc address of the region,
+ *			depending on @memtype
+ * @offs:		offset of the device's first byte within the first
+ *			mapped page
+ * @size:		size in bytes; 0 marks an unused slot
+ * @memtype:		one of the UIO_MEM_* constants
+ * @internal_addr:	ioremap()ed address for the stub's own use; the core
+ *			never touches it
+ *
+ * Map N is selected by mmap() with offset N * PAGE_SIZE.
+ */
+struct uio_mem {
+	const char		*name;
+	phys_addr_t		addr;
+	unsigned long		offs;
+	resource_size_t		size;
+	int			memtype;
+	void __iomem		*internal_addr;
+};
+
+#define MAX_UIO_MAPS		5
+
+/**
+ * struct uio_port - an I/O port range described to user space
+ * @name:	short name shown in sysfs, may be %NULL
+ * @start:	first port
+ * @size:	number of ports; 0 marks an unused slot
+ * @porttype:	one of the UIO_PORT_* constants
+ *
+ * Port ranges are only listed in sysfs; user space accesses them with
+ * ioperm()/iopl() or through the GPIO interface.
+ */
+struct uio_port {
+	const char		*name;
+	unsigned long		start;
+	unsigned long		size;
+	int			porttype;
+};
+
+#define MAX_UIO_PORT_REGIONS	5
+
+/**
+ * struct uio_device - a registered UIO device, owned by the UIO core
+ * @minor:	minor number of /dev/uioN; drivers may read it while the
+ *		device is registered, every other member is core-private
+ * @owner:	module pinned while a file of this device is open
+ * @dev:	the class device, parent of the sysfs attributes
+ * @cdev:	the character device behind /dev/uioN
+ * @inode:	anonymous inode whose address space collects every mapping
+ *		of the device, so unregister can zap them all
+ * @event:	interrupt/event counter; only ever grows
+ * @wait:	readers and pollers waiting for @event to change
+ * @async_queue: fasync listeners
+ * @info_sem:	protects @info; held for read by every file operation that
+ *		calls into the stub, for write when unregister clears it
+ * @info:	the stub's description; %NULL once the device is gone
+ * @maps_dir:	the "maps" sysfs directory, %NULL if there are no maps
+ * @ports_dir:	the "portio" sysfs directory, %NULL if there are no ports
+ */
+struct uio_device {
+	int			minor;
+	struct module		*owner;
+	struct device		dev;
+	struct cdev		cdev;
+	struct inode		*inode;
+	atomic_t		event;
+	wait_queue_head_t	wait;
+	struct fasync_struct	*async_queue;
+	struct rw_semaphore	info_sem;
+	struct uio_info		*info;
+	struct kobject		*maps_dir;
+	struct kobject		*ports_dir;
+};
+
+/**
+ * struct uio_info - what a stub driver tells the UIO core about its device
+ * @uio_dev:	set by the core while the device is registered
+ * @name:	device name, shown in sysfs; required
+ * @version:	driver version, shown in sysfs; required
+ * @mem:	memory regions user space may mmap()
+ * @port:	I/O port regions listed in sysfs
+ * @irq:	interrupt number, %UIO_IRQ_CUSTOM when the stub reports events
+ *		itself with uio_event_notify(), or %UIO_IRQ_NONE
+ * @irq_flags:	flags for request_irq(), e.g. %IRQF_SHARED
+ * @priv:	free for the stub driver
+ * @handler:	hard interrupt handler: check the device really interrupted,
+ *		silence it and return %IRQ_HANDLED, else %IRQ_NONE
+ * @mmap:	optional; replaces the core's mmap() of the regions
+ * @open:	optional; called on every open() of /dev/uioN
+ * @release:	optional; called on the last close of each open file while
+ *		the device is still registered
+ * @irqcontrol:	optional; receives the s32 user space write()s, by
+ *		convention 1 to enable and 0 to disable the interrupt
+ */
+struct uio_info {
+	struct uio_device	*uio_dev;
+	const char		*name;
+	const char		*version;
+	struct uio_mem		mem[MAX_UIO_MAPS];
+	struct uio_port		port[MAX_UIO_PORT_REGIONS];
+	long			irq;
+	unsigned long		irq_flags;
+	void			*priv;
+	irqreturn_t (*handler)(int irq, struct uio_info *dev_info);
+	int (*mmap)(struct uio_info *info, struct vm_area_struct *vma);
+	int (*open)(struct uio_info *info, struct inode *inode);
+	int (*release)(struct uio_info *info, struct inode *inode);
+	int (*irqcontrol)(struct uio_info *info, s32 irq_on);
+};
+
+int __must_check __uio_register_device(struct module *owner,
+				       struct device *parent,
+				       struct uio_info *info);
+
+/* The wrapper records the caller's module, which open() pins. */
+#define uio_register_device(parent, info) \
+	__uio_register_device(THIS_MODULE, parent, info)
+
+int __must_check __devm_uio_register_device(struct module *owner,
+					    struct device *parent,
+					    struct uio_info *info);
+
+#define devm_uio_register_device(parent, info) \
+	__devm_uio_register_device(THIS_MODULE, parent, info)
+
+void uio_unregister_device(struct uio_info *info);
+void uio_event_notify(struct uio_info *info);
+
+/* Values for uio_info.irq */
+#define UIO_IRQ_CUSTOM	-1
+#define UIO_IRQ_NONE	0
+
+/* Values for uio_mem.memtype */
+#define UIO_MEM_NONE	0
+#define UIO_MEM_PHYS	1
+#define UIO_MEM_LOGICAL	2
+#define UIO_MEM_VIRTUAL	3
+#define UIO_MEM_IOVA	4
+
+/* Values for uio_port.porttype */
+#define UIO_PORT_NONE	0
+#define UIO_PORT_X86	1
+#define UIO_PORT_GPIO	2
+#define UIO_PORT_OTHER	3
+
+#endif /* _LINUX_UIO_DRIVER_H */

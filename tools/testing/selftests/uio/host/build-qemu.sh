@@ -1,0 +1,190 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build a TCG-only qemu-system-x86_64 with the Hilscher CIF model
+# (qemu/hw/misc/hilscher_cif.c) from Debian's own QEMU source package.
+#
+# Idempotent: the result is cached under $UIO_CACHE keyed by a hash of our
+# model files and the source package version, so a second run only checks
+# the key and prints the path again.  The last line on stdout is always
+# the path of the built qemu-system-x86_64; everything else goes to stderr.
+#
+# The dfsg source lacks the firmware blobs, so the binary is built without
+# any; take BIOS, option ROMs and keymaps from the installed qemu-system-x86
+# / qemu-system-data / ipxe-qemu packages:
+#
+#   $(build-qemu.sh | tail -n1) -L /usr/share/qemu -L /usr/share/seabios \
+#       -M pc -accel tcg -device hilscher-cif,subdevice=0x430 ...
+#
+# Environment: UIO_CACHE (default /var/cache/uio-dev), JOBS (default nproc).
+
+set -euo pipefail
+
+TOP=$(cd "$(dirname "$0")/../../../../.." && pwd)
+CACHE=${UIO_CACHE:-/var/cache/uio-dev}/qemu
+JOBS=${JOBS:-$(nproc)}
+BUILD_DEPS="build-essential dpkg-dev ninja-build meson pkg-config python3
+	    libglib2.0-dev libpixman-1-dev zlib1g-dev"
+
+# Files copied into the QEMU tree, relative to $TOP/qemu and to the tree.
+MODEL_FILES="hw/misc/hilscher_cif.c docs/specs/hilscher-cif.txt"
+HEADER=tools/uio/cif/cif_dpram.h
+
+log() { echo "build-qemu: $*" >&2; }
+
+need_root() {
+	if [ "$(id -u)" -ne 0 ]; then
+		log "need root to install $*"
+		exit 1
+	fi
+}
+
+ensure_deb_src() {
+	if grep -rqsE '^(deb-src|Types:.*deb-src)' /etc/apt/sources.list \
+	   /etc/apt/sources.list.d/; then
+		return
+	fi
+	need_root "a deb-src entry"
+	local uri
+	uri=$(grep -hsE '^URIs:' /etc/apt/sources.list.d/*.sources | head -n1 |
+	      awk '{print $2}')
+	[ -n "$uri" ] || uri=$(awk '/^deb /{print $2; exit}' \
+			       /etc/apt/sources.list 2>/dev/null || true)
+	[ -n "$uri" ] || uri=http://deb.debian.org/debian
+	log "adding deb-src for $uri bookworm"
+	cat > /etc/apt/sources.list.d/uio-dev-src.sources <<SRC
+Types: deb-src
+URIs: $uri
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+	APT_UPDATED=
+}
+
+APT_UPDATED=
+apt_update() {
+	if [ -z "$APT_UPDATED" ]; then
+		apt-get update -qq >&2
+		APT_UPDATED=1
+	fi
+}
+
+ensure_build_deps() {
+	local missing=""
+	for p in $BUILD_DEPS; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+			grep -q 'ok installed' || missing="$missing $p"
+	done
+	[ -z "$missing" ] && return
+	need_root "$missing"
+	apt_update
+	log "installing$missing"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+		--no-install-recommends $missing >&2
+}
+
+# Unpack the source package once per version, without Debian's patches
+# applied twice: dpkg-source applies debian/patches itself.
+fetch_source() {
+	local ver=$1 dir=$CACHE/src/$ver
+	if [ -f "$dir/.unpacked" ]; then
+		SRC=$(cat "$dir/.unpacked")
+		return
+	fi
+	mkdir -p "$dir"
+	(cd "$dir" && apt-get source -qq "qemu=$ver" >&2)
+	SRC=$(find "$dir" -mindepth 1 -maxdepth 1 -type d -name 'qemu-*' |
+	      head -n1)
+	[ -d "$SRC" ] || { log "apt-get source qemu failed"; exit 1; }
+	echo "$SRC" > "$dir/.unpacked"
+}
+
+# Copy our files into a pristine copy of the tree and add the build hunks.
+# Using a fresh tree per key keeps the step idempotent.
+apply_model() {
+	local tree=$1
+	for f in $MODEL_FILES; do
+		install -D -m 0644 "$TOP/qemu/$f" "$tree/$f"
+	done
+	install -D -m 0644 "$TOP/$HEADER" "$tree/include/hw/misc/cif_dpram.h"
+	grep -q HILSCHER_CIF "$tree/hw/misc/Kconfig" || cat >> \
+		"$tree/hw/misc/Kconfig" <<'KC'
+
+config HILSCHER_CIF
+    bool
+    default y if TEST_DEVICES
+    depends on PCI
+KC
+	grep -q hilscher_cif "$tree/hw/misc/meson.build" || echo \
+		"softmmu_ss.add(when: 'CONFIG_HILSCHER_CIF', if_true: files('hilscher_cif.c'))" \
+		>> "$tree/hw/misc/meson.build"
+}
+
+main() {
+	mkdir -p "$CACHE"
+	ensure_deb_src
+	local ver
+	ver=$(apt-cache showsrc qemu 2>/dev/null |
+	      awk '/^Version:/{print $2}' | sort -V | tail -n1)
+	if [ -z "$ver" ]; then
+		need_root "source index"
+		apt_update
+		ver=$(apt-cache showsrc qemu | awk '/^Version:/{print $2}' |
+		      sort -V | tail -n1)
+	fi
+	[ -n "$ver" ] || { log "no qemu source package"; exit 1; }
+
+	local key
+	key=$( (echo "$ver"; cat "$0";
+		for f in $MODEL_FILES; do cat "$TOP/qemu/$f"; done;
+		cat "$TOP/$HEADER") | sha256sum | cut -c1-16)
+	local out=$CACHE/build-$key
+	if [ -x "$out/qemu-system-x86_64" ]; then
+		log "cached ($ver, key $key)"
+		echo "$out/qemu-system-x86_64"
+		return
+	fi
+
+	ensure_build_deps
+	fetch_source "$ver"
+
+	local tree=$CACHE/tree-$key
+	rm -rf "$tree"
+	log "copying $SRC to $tree"
+	cp -a "$SRC" "$tree"
+	apply_model "$tree"
+
+	# Trim the device set to what the UIO tests need (PC machines, serial
+	# console, edu, our card); minikconf adds whatever the machines
+	# select.  Written before configure, which reads it.
+	cat > "$tree/configs/devices/x86_64-softmmu/default.mak" <<'MAK'
+CONFIG_I440FX=y
+CONFIG_Q35=y
+CONFIG_SERIAL_ISA=y
+CONFIG_VGA_PCI=y
+CONFIG_TEST_DEVICES=y
+CONFIG_EDU=y
+CONFIG_PCI_TESTDEV=y
+CONFIG_HILSCHER_CIF=y
+MAK
+	# --disable-install-blobs: the dfsg tarball has no pc-bios blobs.
+	mkdir -p "$tree/build"
+	(cd "$tree/build" && ../configure --target-list=x86_64-softmmu \
+		--without-default-features --without-default-devices \
+		--enable-tcg --disable-kvm --disable-xen --disable-docs \
+		--disable-install-blobs --enable-trace-backends=nop \
+		--disable-werror >&2)
+	log "building with $JOBS jobs"
+	ninja -C "$tree/build" -j "$JOBS" qemu-system-x86_64 >&2
+
+	mkdir -p "$out.tmp"
+	cp "$tree/build/qemu-system-x86_64" "$out.tmp/"
+	rm -rf "$out"
+	mv "$out.tmp" "$out"
+	rm -rf "$tree"
+	log "built ($ver, key $key)"
+	echo "$out/qemu-system-x86_64"
+}
+
+main "$@"

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Test-only UIO stub for the selftests, in the spirit of bpf_testmod.
+ *
+ * It registers two UIO devices below the platform device "uio_test":
+ *
+ * "uio_test"        UIO_IRQ_CUSTOM, events on demand, irqcontrol recorded,
+ *                   map0 LOGICAL (page allocator via kmalloc), map1 VIRTUAL
+ *                   (vmalloc_user); open/release calls counted.
+ * "uio_test_noirq"  UIO_IRQ_NONE, no irqcontrol, and its own mmap hook
+ *                   mapping one page; mmap hook calls counted.
+ *
+ * The platform device's sysfs attributes drive it (see the attribute
+ * list at the end): fire events, unregister and register "uio_test" again
+ * while user space holds files and mappings, read the counters.
+ */
+#include <linux/module.h>
+#include <linux/mm.h>
+#include <linux/platform_device.h>
+#include <linux/slab.h>
+#include <linux/uio_driver.h>
+#include <linux/vmalloc.h>
+
+/* Above KMALLOC_MAX_CACHE_SIZE: whole pages, never slab objects. */
+#define UIO_TEST_LOGICAL_SIZE	(4 * PAGE_SIZE)
+#define UIO_TEST_VIRTUAL_SIZE	(3 * PAGE_SIZE)
+#define UIO_TEST_LOGICAL_SEED	0x5a
+#define UIO_TEST_VIRTUAL_SEED	0xa5
+#define UIO_TEST_HOOK_MAGIC	0x686f6f6bU	/* "hook" */
+
+/**
+ * struct uio_test - the module's state
+ * @pdev:		parent of both UIO devices
+ * @lock:		serialises register/unregister and the counters' users
+ * @info:		the "uio_test" device
+ * @noirq:		the "uio_test_noirq" device
+ * @logical:		backing of @info map0
+ * @virtual:		backing of @info map1
+ * @hook_page:		backing of @noirq map0
+ * @registered:		whether @info is registered
+ * @open_calls:		@info open() calls
+ * @release_calls:	@info release() calls
+ * @mmap_calls:		@noirq mmap() hook calls
+ * @irqcontrol_calls:	@info irqcontrol() calls
+ * @irqcontrol_last:	the last value given to irqcontrol()
+ * @open_error:		errno the open() hook returns, 0 to succeed
+ */
+struct uio_test {
+	struct platform_device	*pdev;
+	struct mutex		lock;
+	struct uio_info		info;
+	struct uio_info		noirq;
+	void			*logical;
+	void			*virtual;
+	void			*hook_page;
+	bool			registered;
+	atomic_t		open_calls;
+	atomic_t		release_calls;
+	atomic_t		mmap_calls;
+	atomic_t		irqcontrol_calls;
+	atomic_t		irqcontrol_last;
+	atomic_t		open_error;
+};
+
+static struct uio_test *uio_test;
+
+static int uio_test_open(struct uio_info *info, struct inode *inode)
+{
+	int err = atomic_read(&uio_test->open_error);
+
+	atomic_inc(&uio_test->open_calls);
+	return err ? -err : 0;
+}
+
+static int uio_test_release(struct uio_info *info, struct inode *inode)
+{
+	atomic_inc(&uio_test->release_calls);
+	return 0;
+}
+
+static int uio_test_irqcontrol(struct uio_info *info, s32 irq_on)
+{
+	atomic_set(&uio_test->irqcontrol_last, irq_on);
+	atomic_inc(&uio_test->irqcontrol_calls);
+	return 0;
+}
+
+static int uio_test_mmap_hook(struct uio_info *info, struct vm_area_struct *vma)
+{
+	atomic_inc(&uio_test->mmap_calls);
+	if (vma->vm_pgoff || vma->vm_end - vma->vm_start != PAGE_SIZE)
+		return -EINVAL;
+	return remap_pfn_range(vma, vma->vm_start,
+			       PHYS_PFN(virt_to_phys(uio_test->hook_page)), PAGE_SIZE,
+			       vma->vm_page_prot);
+}
+
+static void uio_test_fill(u8 *buf, size_t size, u8 seed)
+{
+	size_t i;
+
+	for (i = 0; i < size; i++)
+		buf[i] = seed ^ (u8)i ^ (u8)(i >> 8);
+}
+
+static void uio_test_setup_info(struct uio_test *t)
+{
+	struct uio_info *info = &t->info;
+
+	info->name = "uio_test";
+	info->version = "1.0";
+	info->irq = UIO_IRQ_CUSTOM;
+	info->open = uio_test_open;
+	info->release = uio_test_release;
+	info->irqcontrol = uio_test_irqcontrol;
+	info->mem[0].name = "logical";
+	info->mem[0].addr = (uintptr_t)t->logical;
+	info->mem[0].size = UIO_TEST_LOGICAL_SIZE;
+	info->mem[0].memtype = UIO_MEM_LOGICAL;
+	info->mem[1].name = "virtual";
+	info->mem[1].addr = (uintptr_t)t->virtual;
+	info->mem[1].size = UIO_TEST_VIRTUAL_SIZE;
+	info->mem[1].memtype = UIO_MEM_VIRTUAL;
+
+	info = &t->noirq;
+	info->name = "uio_test_noirq";
+	info->version = "1.0";
+	info->irq = UIO_IRQ_NONE;
+	info->mmap = uio_test_mmap_hook;
+	info->mem[0].name = "hook";
+	info->mem[0].addr = (uintptr_t)t->hook_page;
+	info->mem[0].size = PAGE_SIZE;
+	info->mem[0].memtype = UIO_MEM_LOGICAL;
+}
+
+static ssize_t fire_store(struct device *dev, struct device_attribute *attr,
+			  const char *buf, size_t count)
+{
+	unsigned int n;
+	int ret;
+
+	ret = kstrtouint(buf, 0, &n);
+	if (ret)
+		return ret;
+	/* Also after unregister: the core must ignore those. */
+	while (n--)
+		uio_event_notify(&uio_test->info);
+	return count;
+}
+static DEVICE_ATTR_WO(fire);
+
+static ssize_t registered_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", uio_test->registered);
+}
+
+/* "0" unregisters (repeatable: the core must cope), "1" registers again. */
+static ssize_t registered_store(struct device *dev,
+				struct device_attribute *attr,
+				const char *buf, size_t count)
+{
+	bool on;
+	int ret;
+
+	ret = kstrtobool(buf, &on);
+	if (ret)
+		return ret;
+
+	mutex_lock(&uio_test->lock);
+	if (on && !uio_test->registered) {
+		ret = uio_register_device(&uio_test->pdev->dev, &uio_test->info);
+		uio_test->registered = !ret;
+	} else if (!on) {
+		uio_unregister_device(&uio_test->info);
+		uio_test->registered = false;
+	}
+	mutex_unlock(&uio_test->lock);
+	return ret ? ret : count;
+}
+static DEVICE_ATTR_RW(registered);
+
+#define UIO_TEST_COUNTER_ATTR(_name)					\
+static ssize_t _name##_show(struct device *dev,				\
+			    struct device_attribute *attr, char *buf)	\
+{									\
+	return sysfs_emit(buf, "%d\n", atomic_read(&uio_test->_name));	\
+}									\
+static DEVICE_ATTR_RO(_name)
+
+UIO_TEST_COUNTER_ATTR(open_calls);
+UIO_TEST_COUNTER_ATTR(release_calls);
+UIO_TEST_COUNTER_ATTR(mmap_calls);
+UIO_TEST_COUNTER_ATTR(irqcontrol_calls);
+UIO_TEST_COUNTER_ATTR(irqcontrol_last);
+
+static ssize_t open_error_store(struct device *dev,
+				struct device_attribute *attr,
+				const char *buf, size_t count)
+{
+	unsigned int err;
+	int ret;
+
+	ret = kstrtouint(buf, 0, &err);
+	if (ret)
+		return ret;
+	if (err > MAX_ERRNO)
+		return -EINVAL;
+	atomic_set(&uio_test->open_error, err);
+	return count;
+}
+static DEVICE_ATTR_WO(open_error);
+
+/* What the mappings must show: first u32 of each backing buffer. */
+static ssize_t backing_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	return sysfs_emit(buf, "0x%08x 0x%08x 0x%08x\n",
+			  *(u32 *)uio_test->logical, *(u32 *)uio_test->virtual,
+			  *(u32 *)uio_test->hook_page);
+}
+static DEVICE_ATTR_RO(backing);
+
+/* Registration errors, one errno per deliberately bad uio_info. */
+static ssize_t bad_register_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	struct uio_info bad = { .name = "bad", .version = "1" };
+	int no_parent, no_name, no_handler, bad_irq;
+
+	no_parent = uio_register_device(NULL, &bad);
+	bad.name = NULL;
+	no_name = uio_register_device(dev, &bad);
+	bad.name = "bad";
+	bad.irq = 1;
+	no_handler = uio_register_device(dev, &bad);
+	bad.irq = -2;
+	bad_irq = uio_register_device(dev, &bad);
+	return sysfs_emit(buf, "%d %d %d %d\n", no_parent, no_name, no_handler,
+			  bad_irq);
+}
+static DEVICE_ATTR_RO(bad_register);
+
+static struct attribute *uio_test_attrs[] = {
+	&dev_attr_fire.attr,
+	&dev_attr_registered.attr,
+	&dev_attr_open_calls.attr,
+	&dev_attr_release_calls.attr,
+	&dev_attr_mmap_calls.attr,
+	&dev_attr_irqcontrol_calls.attr,
+	&dev_attr_irqcontrol_last.attr,
+	&dev_attr_open_error.attr,
+	&dev_attr_backing.attr,
+	&dev_attr_bad_register.attr,
+	NULL,
+};
+
+static const struct attribute_group uio_test_group = {
+	.attrs = uio_test_attrs,
+};
+
+static void uio_test_free(struct uio_test *t)
+{
+	free_page((unsigned long)t->hook_page);
+	vfree(t->virtual);
+	kfree(t->logical);
+	kfree(t);
+}
+
+static int __init uio_test_init(void)
+{
+	struct uio_test *t;
+	int ret;
+
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+	mutex_init(&t->lock);
+	t->logical = kmalloc(UIO_TEST_LOGICAL_SIZE, GFP_KERNEL);
+	t->virtual = vmalloc_user(UIO_TEST_VIRTUAL_SIZE);
+	t->hook_page = (void *)get_zeroed_page(GFP_KERNEL);
+	if (!t->logical || !t->virtual || !t->hook_page) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	uio_test_fill(t->logical, UIO_TEST_LOGICAL_SIZE, UIO_TEST_LOGICAL_SEED);
+	uio_test_fill(t->virtual, UIO_TEST_VIRTUAL_SIZE, UIO_TEST_VIRTUAL_SEED);
+	*(u32 *)t->hook_page = UIO_TEST_HOOK_MAGIC;
+	uio_test_setup_info(t);
+	uio_test = t;
+
+	t->pdev = platform_device_register_simple("uio_test", PLATFORM_DEVID_NONE,
+						  NULL, 0);
+	if (IS_ERR(t->pdev)) {
+		ret = PTR_ERR(t->pdev);
+		goto out_free;
+	}
+	ret = sysfs_create_group(&t->pdev->dev.kobj, &uio_test_group);
+	if (ret)
+		goto out_unregister_pdev;
+	ret = uio_register_device(&t->pdev->dev, &t->info);
+	if (ret)
+		goto out_remove_group;
+	t->registered = true;
+	ret = uio_register_device(&t->pdev->dev, &t->noirq);
+	if (ret)
+		goto out_unregister_info;
+	return 0;
+
+out_unregister_info:
+	uio_unregister_device(&t->info);
+out_remove_group:
+	sysfs_remove_group(&t->pdev->dev.kobj, &uio_test_group);
+out_unregister_pdev:
+	platform_device_unregister(t->pdev);
+out_free:
+	uio_test_free(t);
+	return ret;
+}
+
+static void __exit uio_test_exit(void)
+{
+	struct uio_test *t = uio_test;
+
+	uio_unregister_device(&t->noirq);
+	uio_unregister_device(&t->info);
+	sysfs_remove_group(&t->pdev->dev.kobj, &uio_test_group);
+	platform_device_unregister(t->pdev);
+	uio_test_free(t);
+}
+
+module_init(uio_test_init);
+module_exit(uio_test_exit);
+MODULE_DESCRIPTION("Test stub for the UIO selftests");
+MODULE_LICENSE("GPL");
