@@ -24,10 +24,10 @@ TOP=$(cd "$(dirname "$0")/../../../../.." && pwd)
 CACHE=${UIO_CACHE:-/var/cache/uio-dev}/qemu
 JOBS=${JOBS:-$(nproc)}
 BUILD_DEPS="build-essential dpkg-dev ninja-build meson pkg-config python3
-	    libglib2.0-dev libpixman-1-dev zlib1g-dev"
+	    libglib2.0-dev libpixman-1-dev zlib1g-dev libfdt-dev"
 
 # Files copied into the QEMU tree, relative to $TOP/qemu and to the tree.
-MODEL_FILES="hw/misc/hilscher_cif.c docs/specs/hilscher-cif.txt"
+MODEL_FILES="hw/misc/hilscher_cif.c"
 HEADER=tools/uio/cif/cif_dpram.h
 
 log() { echo "build-qemu: $*" >&2; }
@@ -136,7 +136,10 @@ main() {
 	[ -n "$ver" ] || { log "no qemu source package"; exit 1; }
 
 	local key
-	key=$( (echo "$ver"; cat "$0";
+	# The key covers what reaches the binary: the package version, our
+	# sources and the functions that patch and configure the tree (not
+	# comments, so editing this header does not force a rebuild).
+	key=$( (echo "$ver"; declare -f apply_model main;
 		for f in $MODEL_FILES; do cat "$TOP/qemu/$f"; done;
 		cat "$TOP/$HEADER") | sha256sum | cut -c1-16)
 	local out=$CACHE/build-$key
@@ -173,7 +176,8 @@ MAK
 	(cd "$tree/build" && ../configure --target-list=x86_64-softmmu \
 		--without-default-features --without-default-devices \
 		--enable-tcg --disable-kvm --disable-xen --disable-docs \
-		--disable-install-blobs --enable-trace-backends=nop \
+		--disable-install-blobs --enable-fdt=system \
+		--enable-trace-backends=nop \
 		--disable-werror >&2)
 	log "building with $JOBS jobs"
 	ninja -C "$tree/build" -j "$JOBS" qemu-system-x86_64 >&2

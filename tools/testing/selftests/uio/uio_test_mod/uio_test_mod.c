@@ -91,7 +91,8 @@ static int uio_test_mmap_hook(struct uio_info *info, struct vm_area_struct *vma)
 	if (vma->vm_pgoff || vma->vm_end - vma->vm_start != PAGE_SIZE)
 		return -EINVAL;
 	return remap_pfn_range(vma, vma->vm_start,
-			       PHYS_PFN(virt_to_phys(uio_test->hook_page)), PAGE_SIZE,
+			       page_to_pfn(virt_to_page(uio_test->hook_page)),
+			       PAGE_SIZE,
 			       vma->vm_page_prot);
 }
 

@@ -1,0 +1,36 @@
+#!/bin/busybox sh
+# SPDX-License-Identifier: GPL-2.0
+# /init of the test guest: load our modules (never the distribution's
+# uio.ko, which is not even in the image), bind the test devices, run every
+# test binary in /tests with markers the host parses, dump the kernel log,
+# power off.
+/bin/busybox --install -s /bin
+mkdir -p /proc /sys /dev /tmp
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t tmpfs tmpfs /tmp
+echo 0 > /proc/sys/kernel/printk_ratelimit 2>/dev/null
+
+for m in uio uio_pci_generic uio_cif uio_test_mod; do
+	[ -f "/modules/$m.ko" ] || continue
+	insmod "/modules/$m.ko" || echo "=== INSMOD FAILED $m"
+done
+for d in /sys/bus/pci/devices/*; do
+	if [ "$(cat "$d/vendor")" = 0x1234 ] && [ "$(cat "$d/device")" = 0x11e8 ]; then
+		echo "1234 11e8" > /sys/bus/pci/drivers/uio_pci_generic/new_id
+		break
+	fi
+done
+
+cd /tests
+for t in *; do
+	[ -x "$t" ] || continue
+	echo "=== BEGIN $t"
+	./"$t" 2>&1
+	echo "=== END $t rc=$?"
+done
+echo "=== DMESG BEGIN"
+dmesg
+echo "=== DMESG END"
+poweroff -f

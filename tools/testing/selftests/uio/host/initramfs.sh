@@ -1,0 +1,19 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Pack a busybox initramfs from a build directory:
+#   initramfs.sh <build dir> <output cpio.gz>
+set -eu
+
+build=$1
+out=$2
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+
+mkdir -p "$root/bin" "$root/modules" "$root/tests"
+cp /bin/busybox "$root/bin/busybox"
+cp "$here/guest-init.sh" "$root/init"
+chmod +x "$root/init"
+cp "$build"/modules/*.ko "$root/modules/"
+cp "$build"/tests/* "$root/tests/"
+(cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 > "$out"

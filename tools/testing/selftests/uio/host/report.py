@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Turn guest console logs into one TAP stream and a verdict.
+
+usage: report.py LABEL=LOG [LABEL=LOG ...]
+
+Each log holds "=== BEGIN <binary>" ... "=== END <binary> rc=N" blocks of
+kselftest output and a "=== DMESG BEGIN/END" block. A binary's results
+missing against its plan count as failures (a hang or crash), and every
+kernel report in the log (BUG, WARNING, Oops, lockdep, KASAN, ...) counts
+as one more failure. The last line is "N passed, N failed[, N skipped]".
+"""
+import re
+import sys
+
+RESULT = re.compile(r'^(not ok|ok) \d+ (.*?)(?: # (SKIP|TODO)\b ?(.*))?$')
+PLAN = re.compile(r'^1\.\.(\d+)$')
+KERNEL_REPORT = re.compile(
+    r'(BUG:|WARNING:|Oops|general protection fault|Kernel panic|'
+    r'possible circular locking|possible recursive locking|'
+    r'inconsistent lock state|lockdep|KASAN|UBSAN|kmemleak:|'
+    r'INFO: task .* blocked|unreferenced object|=== INSMOD FAILED)')
+
+
+def parse(label, text):
+    """Yield (ok, name, directive) for every result and check found."""
+    current, plan, seen, ended = None, 0, 0, set()
+    in_dmesg = False
+    for raw in text.splitlines():
+        line = raw.rstrip('\r')
+        if line.startswith('=== BEGIN '):
+            current, plan, seen = line.split()[2], 0, 0
+            continue
+        if line.startswith('=== END ') and current:
+            if seen < plan:
+                yield (False, f'{label}: {current}: {plan - seen} of '
+                       f'{plan} results missing (hang or crash)', None)
+            ended.add(current)
+            current = None
+            continue
+        if line == '=== DMESG BEGIN':
+            in_dmesg = True
+            continue
+        if line == '=== DMESG END':
+            in_dmesg = False
+            continue
+        m = KERNEL_REPORT.search(line)
+        if m and (in_dmesg or not current):
+            yield False, f'{label}: kernel log: {line.strip()[:160]}', None
+            continue
+        if not current:
+            continue
+        m = PLAN.match(line)
+        if m:
+            plan = int(m.group(1))
+            continue
+        m = RESULT.match(line)
+        if m:
+            seen += 1
+            directive = None
+            if m.group(3):
+                directive = f'{m.group(3)} {m.group(4) or ""}'.rstrip()
+            yield (m.group(1) == 'ok', f'{label}: {current}: {m.group(2)}',
+                   directive)
+    if current:
+        yield False, f'{label}: {current}: guest stopped mid-run', None
+    if not ended:
+        yield False, f'{label}: no test ran (boot failure?)', None
+    if '=== DMESG END' not in text:
+        yield False, f'{label}: guest did not finish (timeout?)', None
+
+
+def main(args):
+    results = []
+    for arg in args:
+        label, _, path = arg.partition('=')
+        try:
+            with open(path, errors='replace') as f:
+                text = f.read()
+        except OSError as e:
+            text = ''
+            print(f'# {label}: {e}')
+        results.extend(parse(label, text))
+
+    print('TAP version 13')
+    print(f'1..{len(results)}')
+    passed = failed = skipped = 0
+    for i, (ok, name, directive) in enumerate(results, 1):
+        suffix = f' # {directive}' if directive else ''
+        print(f'{"ok" if ok else "not ok"} {i} {name}{suffix}')
+        if directive and directive.startswith('SKIP'):
+            skipped += 1
+        elif ok:
+            passed += 1
+        else:
+            failed += 1
+    summary = f'{passed} passed, {failed} failed'
+    if skipped:
+        summary += f', {skipped} skipped'
+    print(summary)
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
