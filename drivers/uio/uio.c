@@ -24,7 +24,7 @@
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
-#define UIO_MAX_DEVICES	(1U << MINORBITS)
+#define UIO_MAX_DEVICES	BIT(MINORBITS)
 #define UIO_FS_MAGIC	0x75696f21	/* "uio!" */
 
 /* First device number of the region all minors come from. */
@@ -138,18 +138,21 @@ static struct class uio_class = {
 };
 
 /*
- * maps/mapN and portio/portN: one directory kobject each for "maps" and
- * "portio", and below it one named attribute group per used region. Each
- * attribute knows its region index and field, so two show functions serve
- * all of them.
+ * maps/mapN and portio/portN: a directory kobject for "maps" and one for
+ * "portio", and below each one named attribute group per used region. The
+ * groups are built at registration; each attribute knows its region index
+ * and field, so one show function per kind serves all of them.
  */
 enum uio_region_field {
 	UIO_FIELD_NAME,
-	UIO_FIELD_ADDR,
+	UIO_FIELD_ADDR,		/* addr of a map, start of a port region */
 	UIO_FIELD_SIZE,
-	UIO_FIELD_OFFSET,
-	UIO_FIELD_PORTTYPE,
+	UIO_FIELD_EXTRA,	/* offset of a map, porttype of a port region */
+	UIO_FIELD_COUNT
 };
+
+#define UIO_MAX_REGIONS	MAX_UIO_MAPS
+static_assert(MAX_UIO_PORT_REGIONS <= UIO_MAX_REGIONS);
 
 struct uio_region_attribute {
 	struct kobj_attribute	kattr;
@@ -160,11 +163,46 @@ struct uio_region_attribute {
 #define to_region_attr(_kattr) \
 	container_of(_kattr, struct uio_region_attribute, kattr)
 
+/**
+ * struct uio_region_dir - one of the "maps" and "portio" directories
+ * @kobj:	the directory
+ * @groups:	one group per region slot, named "mapN" or "portN"
+ * @attrs:	NULL-terminated attribute list of each group
+ * @rattrs:	the attributes themselves
+ * @names:	the groups' names
+ */
+struct uio_region_dir {
+	struct kobject			*kobj;
+	struct attribute_group		groups[UIO_MAX_REGIONS];
+	struct attribute		*attrs[UIO_MAX_REGIONS][UIO_FIELD_COUNT + 1];
+	struct uio_region_attribute	rattrs[UIO_MAX_REGIONS][UIO_FIELD_COUNT];
+	char				names[UIO_MAX_REGIONS][8];
+};
+
+/**
+ * struct uio_region_kind - what differs between maps and port regions
+ * @dir_name:	directory below the device
+ * @prefix:	group name prefix
+ * @fields:	attribute names, indexed by enum uio_region_field
+ * @show:	show function of all attributes of this kind
+ * @is_visible:	optional per-attribute mode
+ */
+struct uio_region_kind {
+	const char	*dir_name;
+	const char	*prefix;
+	const char	*fields[UIO_FIELD_COUNT];
+	ssize_t (*show)(struct kobject *kobj, struct kobj_attribute *kattr,
+			char *buf);
+	umode_t (*is_visible)(struct kobject *kobj, struct attribute *attr,
+			      int n);
+};
+
 /* The region directories are children of the device's kobject. */
 static struct uio_info *uio_region_info(struct kobject *dir)
 {
 	struct uio_device *idev = dev_get_drvdata(kobj_to_dev(dir->parent));
 
+	/* Attributes are removed before the description is dropped. */
 	return idev->info;
 }
 
@@ -231,113 +269,102 @@ static umode_t uio_map_attr_visible(struct kobject *kobj,
 	return attr->mode;
 }
 
-#define UIO_REGION_ATTR(_kind, _n, _name, _field)			\
-static struct uio_region_attribute uio_##_kind##_n##_##_name = {	\
-	.kattr	= __ATTR(_name, 0444, uio_##_kind##_show, NULL),	\
-	.index	= _n,							\
-	.field	= _field,						\
-}
-
-#define UIO_MAP_GROUP(_n)						\
-UIO_REGION_ATTR(map, _n, name, UIO_FIELD_NAME);				\
-UIO_REGION_ATTR(map, _n, addr, UIO_FIELD_ADDR);				\
-UIO_REGION_ATTR(map, _n, size, UIO_FIELD_SIZE);				\
-UIO_REGION_ATTR(map, _n, offset, UIO_FIELD_OFFSET);			\
-static struct attribute *uio_map##_n##_attrs[] = {			\
-	&uio_map##_n##_name.kattr.attr,					\
-	&uio_map##_n##_addr.kattr.attr,					\
-	&uio_map##_n##_size.kattr.attr,					\
-	&uio_map##_n##_offset.kattr.attr,				\
-	NULL,								\
-};									\
-static const struct attribute_group uio_map##_n##_group = {		\
-	.name		= "map" #_n,					\
-	.attrs		= uio_map##_n##_attrs,				\
-	.is_visible	= uio_map_attr_visible,				\
-}
-
-#define UIO_PORT_GROUP(_n)						\
-UIO_REGION_ATTR(port, _n, name, UIO_FIELD_NAME);			\
-UIO_REGION_ATTR(port, _n, start, UIO_FIELD_ADDR);			\
-UIO_REGION_ATTR(port, _n, size, UIO_FIELD_SIZE);			\
-UIO_REGION_ATTR(port, _n, porttype, UIO_FIELD_PORTTYPE);		\
-static struct attribute *uio_port##_n##_attrs[] = {			\
-	&uio_port##_n##_name.kattr.attr,				\
-	&uio_port##_n##_start.kattr.attr,				\
-	&uio_port##_n##_size.kattr.attr,				\
-	&uio_port##_n##_porttype.kattr.attr,				\
-	NULL,								\
-};									\
-static const struct attribute_group uio_port##_n##_group = {		\
-	.name		= "port" #_n,					\
-	.attrs		= uio_port##_n##_attrs,				\
-}
-
-UIO_MAP_GROUP(0);
-UIO_MAP_GROUP(1);
-UIO_MAP_GROUP(2);
-UIO_MAP_GROUP(3);
-UIO_MAP_GROUP(4);
-
-static const struct attribute_group *uio_map_groups[MAX_UIO_MAPS] = {
-	&uio_map0_group, &uio_map1_group, &uio_map2_group,
-	&uio_map3_group, &uio_map4_group,
+static const struct uio_region_kind uio_map_kind = {
+	.dir_name	= "maps",
+	.prefix		= "map",
+	.fields		= { "name", "addr", "size", "offset" },
+	.show		= uio_map_show,
+	.is_visible	= uio_map_attr_visible,
 };
 
-UIO_PORT_GROUP(0);
-UIO_PORT_GROUP(1);
-UIO_PORT_GROUP(2);
-UIO_PORT_GROUP(3);
-UIO_PORT_GROUP(4);
-
-static const struct attribute_group *uio_port_groups[MAX_UIO_PORT_REGIONS] = {
-	&uio_port0_group, &uio_port1_group, &uio_port2_group,
-	&uio_port3_group, &uio_port4_group,
+static const struct uio_region_kind uio_port_kind = {
+	.dir_name	= "portio",
+	.prefix		= "port",
+	.fields		= { "name", "start", "size", "porttype" },
+	.show		= uio_port_show,
 };
+
+static void uio_region_group_init(struct uio_region_dir *rd,
+				  const struct uio_region_kind *kind,
+				  unsigned int index)
+{
+	struct attribute_group *grp = &rd->groups[index];
+	unsigned int f;
+
+	for (f = 0; f < UIO_FIELD_COUNT; f++) {
+		struct uio_region_attribute *ra = &rd->rattrs[index][f];
+
+		sysfs_attr_init(&ra->kattr.attr);
+		ra->kattr.attr.name = kind->fields[f];
+		ra->kattr.attr.mode = 0444;
+		ra->kattr.show = kind->show;
+		ra->index = index;
+		ra->field = f;
+		rd->attrs[index][f] = &ra->kattr.attr;
+	}
+	snprintf(rd->names[index], sizeof(rd->names[index]), "%s%u",
+		 kind->prefix, index);
+	grp->name = rd->names[index];
+	grp->attrs = rd->attrs[index];
+	grp->is_visible = kind->is_visible;
+}
+
+static void uio_del_regions(struct uio_region_dir *rd)
+{
+	if (!rd)
+		return;
+	/* Deleting the directory removes its groups too. */
+	kobject_put(rd->kobj);
+	kfree(rd);
+}
 
 /**
  * uio_add_regions() - create one region directory and its used entries
  * @idev:	the device, already added to sysfs
- * @dir_name:	"maps" or "portio"
- * @groups:	one attribute group per region slot
+ * @kind:	maps or port regions
  * @used:	which slots are in use
  * @count:	number of slots
  *
  * Context: process context, may sleep.
  * Return: the directory, %NULL if no slot is used, or an ERR_PTR().
  */
-static struct kobject *uio_add_regions(struct uio_device *idev,
-				       const char *dir_name,
-				       const struct attribute_group **groups,
-				       const bool *used, unsigned int count)
+static struct uio_region_dir *
+uio_add_regions(struct uio_device *idev, const struct uio_region_kind *kind,
+		const bool *used, unsigned int count)
 {
-	struct kobject *dir = NULL;
+	struct uio_region_dir *rd = NULL;
 	unsigned int i;
 	int ret;
 
 	for (i = 0; i < count; i++) {
 		if (!used[i])
 			continue;
-		if (!dir) {
-			dir = kobject_create_and_add(dir_name, &idev->dev.kobj);
-			if (!dir)
+		if (!rd) {
+			rd = kzalloc(sizeof(*rd), GFP_KERNEL);
+			if (!rd)
 				return ERR_PTR(-ENOMEM);
+			rd->kobj = kobject_create_and_add(kind->dir_name,
+							  &idev->dev.kobj);
+			if (!rd->kobj) {
+				kfree(rd);
+				return ERR_PTR(-ENOMEM);
+			}
 		}
-		ret = sysfs_create_group(dir, groups[i]);
+		uio_region_group_init(rd, kind, i);
+		ret = sysfs_create_group(rd->kobj, &rd->groups[i]);
 		if (ret) {
-			/* Deleting the directory removes its groups too. */
-			kobject_put(dir);
+			uio_del_regions(rd);
 			return ERR_PTR(ret);
 		}
 	}
-	return dir;
+	return rd;
 }
 
 static int uio_sysfs_add(struct uio_device *idev)
 {
 	const struct uio_info *info = idev->info;
 	bool used_maps[MAX_UIO_MAPS], used_ports[MAX_UIO_PORT_REGIONS];
-	struct kobject *dir;
+	struct uio_region_dir *rd;
 	unsigned int i;
 
 	for (i = 0; i < MAX_UIO_MAPS; i++)
@@ -345,26 +372,26 @@ static int uio_sysfs_add(struct uio_device *idev)
 	for (i = 0; i < MAX_UIO_PORT_REGIONS; i++)
 		used_ports[i] = info->port[i].size != 0;
 
-	dir = uio_add_regions(idev, "maps", uio_map_groups, used_maps,
-			      MAX_UIO_MAPS);
-	if (IS_ERR(dir))
-		return PTR_ERR(dir);
-	idev->maps_dir = dir;
+	rd = uio_add_regions(idev, &uio_map_kind, used_maps, MAX_UIO_MAPS);
+	if (IS_ERR(rd))
+		return PTR_ERR(rd);
+	idev->maps_dir = rd;
 
-	dir = uio_add_regions(idev, "portio", uio_port_groups, used_ports,
-			      MAX_UIO_PORT_REGIONS);
-	if (IS_ERR(dir)) {
-		kobject_put(idev->maps_dir);
-		return PTR_ERR(dir);
+	rd = uio_add_regions(idev, &uio_port_kind, used_ports,
+			     MAX_UIO_PORT_REGIONS);
+	if (IS_ERR(rd)) {
+		uio_del_regions(idev->maps_dir);
+		idev->maps_dir = NULL;
+		return PTR_ERR(rd);
 	}
-	idev->ports_dir = dir;
+	idev->ports_dir = rd;
 	return 0;
 }
 
 static void uio_sysfs_del(struct uio_device *idev)
 {
-	kobject_put(idev->ports_dir);
-	kobject_put(idev->maps_dir);
+	uio_del_regions(idev->ports_dir);
+	uio_del_regions(idev->maps_dir);
 }
 
 /* --- interrupts and events -------------------------------------------- */
@@ -565,6 +592,7 @@ static ssize_t uio_write(struct file *filep, const char __user *buf,
 	info = uio_get_info(idev);
 	if (!info)
 		return -EIO;
+	/* ENOSYS for "no irqcontrol" is ABI since 2.6.23; user space tests it. */
 	ret = info->irqcontrol ? info->irqcontrol(info, irq_on) : -ENOSYS;
 	uio_put_info(idev);
 	return ret ? ret : sizeof(s32);

@@ -17,6 +17,7 @@
 #include <linux/wait.h>
 
 struct uio_info;
+struct uio_region_dir;
 
 /**
  * struct uio_mem - a memory region user space may map
@@ -91,8 +92,8 @@ struct uio_device {
 	struct fasync_struct	*async_queue;
 	struct rw_semaphore	info_sem;
 	struct uio_info		*info;
-	struct kobject		*maps_dir;
-	struct kobject		*ports_dir;
+	struct uio_region_dir	*maps_dir;
+	struct uio_region_dir	*ports_dir;
 };
 
 /**

@@ -229,8 +229,14 @@ TEST_F(uio, unprivileged_open_refused)
 	pid = fork();
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
+		char path[PATH_MAX], buf[64];
+
 		if (setgid(65534) || setuid(65534))
 			_exit(2);
+		/* Proves the refusal below is not a sysfs or /dev lookup one. */
+		uio_path(path, sizeof(path), self->minor, "name");
+		if (uio_sysfs_read(path, buf, sizeof(buf)))
+			_exit(5);
 		if (uio_open_minor(self->minor, O_RDWR) >= 0)
 			_exit(3);
 		_exit(errno == EACCES ? 0 : 4);

@@ -24,10 +24,11 @@ TOP=$(cd "$(dirname "$0")/../../../../.." && pwd)
 CACHE=${UIO_CACHE:-/var/cache/uio-dev}/qemu
 JOBS=${JOBS:-$(nproc)}
 BUILD_DEPS="build-essential dpkg-dev ninja-build meson pkg-config python3
-	    libglib2.0-dev libpixman-1-dev zlib1g-dev libfdt-dev"
+	    libglib2.0-dev libpixman-1-dev zlib1g-dev libfdt-dev patch"
 
 # Files copied into the QEMU tree, relative to $TOP/qemu and to the tree.
-MODEL_FILES="hw/misc/hilscher_cif.c"
+MODEL_FILES="hw/misc/hilscher_cif.c docs/specs/hilscher-cif.txt"
+PATCHES=patches/0001-hw-misc-hilscher-cif-build-glue.patch
 HEADER=tools/uio/cif/cif_dpram.h
 
 log() { echo "build-qemu: $*" >&2; }
@@ -100,25 +101,18 @@ fetch_source() {
 	echo "$SRC" > "$dir/.unpacked"
 }
 
-# Copy our files into a pristine copy of the tree and add the build hunks.
-# Using a fresh tree per key keeps the step idempotent.
+# Copy our files into a pristine copy of the tree and apply the build
+# glue (Kconfig + meson.build hunks).  A fresh tree per key keeps this
+# step idempotent.
 apply_model() {
 	local tree=$1
 	for f in $MODEL_FILES; do
 		install -D -m 0644 "$TOP/qemu/$f" "$tree/$f"
 	done
 	install -D -m 0644 "$TOP/$HEADER" "$tree/include/hw/misc/cif_dpram.h"
-	grep -q HILSCHER_CIF "$tree/hw/misc/Kconfig" || cat >> \
-		"$tree/hw/misc/Kconfig" <<'KC'
-
-config HILSCHER_CIF
-    bool
-    default y if TEST_DEVICES
-    depends on PCI
-KC
-	grep -q hilscher_cif "$tree/hw/misc/meson.build" || echo \
-		"softmmu_ss.add(when: 'CONFIG_HILSCHER_CIF', if_true: files('hilscher_cif.c'))" \
-		>> "$tree/hw/misc/meson.build"
+	for p in $PATCHES; do
+		patch -d "$tree" -p1 --forward --quiet < "$TOP/qemu/$p" >&2
+	done
 }
 
 main() {
@@ -140,7 +134,8 @@ main() {
 	# sources and the functions that patch and configure the tree (not
 	# comments, so editing this header does not force a rebuild).
 	key=$( (echo "$ver"; declare -f apply_model main;
-		for f in $MODEL_FILES; do cat "$TOP/qemu/$f"; done;
+		cat "$TOP/qemu/hw/misc/hilscher_cif.c";
+		for p in $PATCHES; do cat "$TOP/qemu/$p"; done;
 		cat "$TOP/$HEADER") | sha256sum | cut -c1-16)
 	local out=$CACHE/build-$key
 	if [ -x "$out/qemu-system-x86_64" ]; then

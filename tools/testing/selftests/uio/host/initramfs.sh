@@ -8,6 +8,7 @@ build=$1
 out=$2
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(mktemp -d)
+chmod 0755 "$root"
 trap 'rm -rf "$root"' EXIT
 
 mkdir -p "$root/bin" "$root/modules" "$root/tests"

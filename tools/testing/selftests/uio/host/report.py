@@ -2,13 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 """Turn guest console logs into one TAP stream and a verdict.
 
-usage: report.py LABEL=LOG [LABEL=LOG ...]
+usage: report.py [tap:]LABEL=LOG ...
 
 Each log holds "=== BEGIN <binary>" ... "=== END <binary> rc=N" blocks of
 kselftest output and a "=== DMESG BEGIN/END" block. A binary's results
 missing against its plan count as failures (a hang or crash), and every
 kernel report in the log (BUG, WARNING, Oops, lockdep, KASAN, ...) counts
-as one more failure. The last line is "N passed, N failed[, N skipped]".
+as one more failure. A "tap:" log is the plain TAP output of one host-side
+test program. The last line is "N passed, N failed[, N skipped]".
 """
 import re
 import sys
@@ -70,17 +71,38 @@ def parse(label, text):
         yield False, f'{label}: guest did not finish (timeout?)', None
 
 
+def parse_tap(label, text):
+    """Yield the results of one plain TAP stream, failing a short one."""
+    plan, seen = 0, 0
+    for line in text.splitlines():
+        m = PLAN.match(line)
+        if m:
+            plan = int(m.group(1))
+        m = RESULT.match(line)
+        if m:
+            seen += 1
+            directive = None
+            if m.group(3):
+                directive = f'{m.group(3)} {m.group(4) or ""}'.rstrip()
+            yield m.group(1) == 'ok', f'{label}: {m.group(2)}', directive
+    if not plan or seen < plan:
+        yield False, f'{label}: {seen} of {plan} results (crash?)', None
+
+
 def main(args):
     results = []
     for arg in args:
         label, _, path = arg.partition('=')
+        parser = parse
+        if label.startswith('tap:'):
+            label, parser = label[4:], parse_tap
         try:
             with open(path, errors='replace') as f:
                 text = f.read()
         except OSError as e:
             text = ''
             print(f'# {label}: {e}')
-        results.extend(parse(label, text))
+        results.extend(parser(label, text))
 
     print('TAP version 13')
     print(f'1..{len(results)}')

@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# UIO, the Userspace I/O driver framework: build, test and demo entry points.
+# Every target installs the Debian packages it needs when they are missing.
+
+SELFTESTS := tools/testing/selftests/uio
+HOST      := $(SELFTESTS)/host
+
+.PHONY: all check check-stock check-rt demo clean
+
+all:
+	$(HOST)/deps.sh
+	$(HOST)/build.sh $$($(HOST)/kernel.sh stock) build/$$($(HOST)/kernel.sh stock)
+
+# Host-side tests, then the guest suite on Debian's stock and RT kernels.
+check:
+	$(HOST)/check.sh stock rt
+
+check-stock:
+	$(HOST)/check.sh stock
+
+check-rt:
+	$(HOST)/check.sh rt
+
+# Boot QEMU with the edu device and drive it from user space via /dev/uio0.
+demo:
+	$(HOST)/demo.sh
+
+clean:
+	rm -rf build
