@@ -36,7 +36,8 @@ FIXTURE(edu) {
 	volatile uint32_t *regs;	/* BAR0, first page */
 };
 
-static int edu_find(char *addr, size_t len)
+/* The PCI address of the first edu device other than skip (may be NULL). */
+static int edu_find_other(char *addr, size_t len, const char *skip)
 {
 	char path[PATH_MAX];
 	struct dirent *de;
@@ -55,12 +56,19 @@ static int edu_find(char *addr, size_t len)
 		snprintf(path, sizeof(path), PCI_DEVICES "/%s/device", de->d_name);
 		if (uio_sysfs_num(path) != 0x11e8)
 			continue;
+		if (skip && !strcmp(skip, de->d_name))
+			continue;
 		snprintf(addr, len, "%s", de->d_name);
 		ret = 0;
 		break;
 	}
 	closedir(dir);
 	return ret;
+}
+
+static int edu_find(char *addr, size_t len)
+{
+	return edu_find_other(addr, len, NULL);
 }
 
 /* The minor of the UIO device below a PCI device, as DPDK finds it. */
@@ -289,6 +297,54 @@ TEST_F_TIMEOUT(edu, irq_on_factorial_completion, 10)
 	EXPECT_EQ(0x1, self->regs[EDU_IRQ_STATUS / 4]);
 	self->regs[EDU_IRQ_ACK / 4] = 0x1;
 	self->regs[EDU_STATUS / 4] = 0;
+}
+
+/* Does /proc/interrupts list two uio_pci_generic handlers on irq? */
+static bool irq_has_two_uio_handlers(long long irq)
+{
+	char line[512], *first;
+	bool found = false;
+	FILE *f;
+
+	f = fopen("/proc/interrupts", "r");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		if (strtoll(line, NULL, 10) != irq || !strchr(line, ':'))
+			continue;
+		first = strstr(line, "uio_pci_generic");
+		found = first && strstr(first + 1, "uio_pci_generic");
+		break;
+	}
+	fclose(f);
+	return found;
+}
+
+TEST_F_TIMEOUT(edu, shared_line_claimed_by_owner_only, 10)
+{
+	char other[NAME_MAX + 1], path[PATH_MAX];
+	long long before, other_before, irq;
+	int other_minor;
+
+	if (edu_find_other(other, sizeof(other), self->addr))
+		SKIP(return, "needs a second edu device");
+	snprintf(path, sizeof(path), PCI_DEVICES "/%s/irq", self->addr);
+	irq = uio_sysfs_num(path);
+	snprintf(path, sizeof(path), PCI_DEVICES "/%s/irq", other);
+	if (irq != uio_sysfs_num(path))
+		SKIP(return, "the two edu devices do not share a line");
+	other_minor = edu_minor(other);
+	ASSERT_GE(other_minor, 0);
+
+	before = uio_event_count(self->minor);
+	other_before = uio_event_count(other_minor);
+	self->regs[EDU_IRQ_RAISE / 4] = 0x1;
+	EXPECT_EQ(before + 1, wait_event(self->fd, 2000));
+	self->regs[EDU_IRQ_ACK / 4] = 0x1;
+	ASSERT_EQ(0, irq_enable(self->fd));
+	/* The other stub saw the interrupt too, and returned IRQ_NONE. */
+	EXPECT_EQ(other_before, uio_event_count(other_minor));
+	EXPECT_TRUE(irq_has_two_uio_handlers(irq));
 }
 
 TEST_F(edu, mmap_beyond_bar_einval)

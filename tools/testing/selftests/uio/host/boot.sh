@@ -16,7 +16,7 @@ timeout -k 10 "${UIO_BOOT_TIMEOUT:-900}" \
 	-display none -serial stdio -monitor none -no-reboot \
 	-kernel "/boot/vmlinuz-$krel" -initrd "$initrd" \
 	-append "console=ttyS0 quiet panic=-1" \
-	-device edu "$@" < /dev/null > "$log" 2>&1 || {
+	-device edu,addr=04.0 -device edu,addr=08.0 "$@" < /dev/null > "$log" 2>&1 || {
 	rc=$?
 	echo "=== QEMU EXIT rc=$rc" >> "$log"
 }

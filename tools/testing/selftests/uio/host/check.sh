@@ -16,7 +16,8 @@ for fl in $flavours; do
 	out=$top/build/$krel
 	echo "# $fl kernel $krel: building" >&2
 	"$here/build.sh" "$krel" "$out" >&2
-	"$here/initramfs.sh" "$out" "$out/initramfs.cpio.gz"
+	"$here/initramfs.sh" "$out" "$out/initramfs.cpio.gz" \
+		uio_core_test uio_pci_generic_test
 	echo "# $fl kernel $krel: booting" >&2
 	"$here/boot.sh" "$krel" "$out/initramfs.cpio.gz" "$out/guest.log"
 	logs="$logs $fl=$out/guest.log"

@@ -1,11 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Pack a busybox initramfs from a build directory:
-#   initramfs.sh <build dir> <output cpio.gz>
+# Pack a busybox initramfs from a build directory with the given programs
+# from its tests/ as the ones the guest runs:
+#   initramfs.sh <build dir> <output cpio.gz> <program>...
 set -eu
 
 build=$1
 out=$2
+shift 2
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(mktemp -d)
 chmod 0755 "$root"
@@ -16,5 +18,7 @@ cp /bin/busybox "$root/bin/busybox"
 cp "$here/guest-init.sh" "$root/init"
 chmod +x "$root/init"
 cp "$build"/modules/*.ko "$root/modules/"
-cp "$build"/tests/* "$root/tests/"
+for t in "$@"; do
+	cp "$build/tests/$t" "$root/tests/"
+done
 (cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 > "$out"
