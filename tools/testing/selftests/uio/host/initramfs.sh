@@ -3,6 +3,8 @@
 # Pack a busybox initramfs from a build directory with the given programs
 # from its tests/ as the ones the guest runs:
 #   initramfs.sh <build dir> <output cpio.gz> <program>...
+# GUEST_INIT replaces guest-init.sh as /init; files below EXTRA_ROOT are
+# copied into the image's root as they are (e.g. EXTRA_ROOT/modules/x.ko).
 set -eu
 
 build=$1
@@ -15,10 +17,13 @@ trap 'rm -rf "$root"' EXIT
 
 mkdir -p "$root/bin" "$root/modules" "$root/tests"
 cp /bin/busybox "$root/bin/busybox"
-cp "$here/guest-init.sh" "$root/init"
+cp "${GUEST_INIT:-$here/guest-init.sh}" "$root/init"
 chmod +x "$root/init"
 cp "$build"/modules/*.ko "$root/modules/"
 for t in "$@"; do
 	cp "$build/tests/$t" "$root/tests/"
 done
+if [ -n "${EXTRA_ROOT:-}" ]; then
+	cp -a "$EXTRA_ROOT/." "$root/"
+fi
 (cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 > "$out"
