@@ -5,6 +5,7 @@
 #   initramfs.sh <build dir> <output cpio.gz> <program>...
 # GUEST_INIT replaces guest-init.sh as /init; files below EXTRA_ROOT are
 # copied into the image's root as they are (e.g. EXTRA_ROOT/modules/x.ko).
+# UIO_MODULES names the modules of the build to include (default: all).
 set -eu
 
 build=$1
@@ -19,7 +20,13 @@ mkdir -p "$root/bin" "$root/modules" "$root/tests"
 cp /bin/busybox "$root/bin/busybox"
 cp "${GUEST_INIT:-$here/guest-init.sh}" "$root/init"
 chmod +x "$root/init"
-cp "$build"/modules/*.ko "$root/modules/"
+if [ -n "${UIO_MODULES:-}" ]; then
+	for m in $UIO_MODULES; do
+		cp "$build/modules/$m.ko" "$root/modules/"
+	done
+else
+	cp "$build"/modules/*.ko "$root/modules/"
+fi
 for t in "$@"; do
 	cp "$build/tests/$t" "$root/tests/"
 done
