@@ -28,3 +28,9 @@ demo:
 
 clean:
 	rm -rf build
+
+# Mainline's UIO against ours in one QEMU boot: IRQ latency, event
+# throughput, mmap against copy; results in build/bench/.
+.PHONY: bench
+bench:
+	$(HOST)/bench.sh

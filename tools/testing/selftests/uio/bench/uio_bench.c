@@ -1,0 +1,522 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * UIO benchmark, run in the guest once per UIO core (mainline's, ours)
+ * against the same devices. Each command prints "RESULT <name> key=value..."
+ * lines for the host to collect; latency commands also write their raw
+ * samples, one nanosecond value per line.
+ *
+ *   uio_bench lat <uio dev> <pci addr> read|poll|epoll write|config \
+ *		<iterations> <samples file>
+ *	Interrupt-to-user latency on QEMU's edu device: raise the interrupt
+ *	through the mapped BAR0, time until read()/poll()/epoll_wait()
+ *	returns, acknowledge, re-enable INTx with write(fd, 1) or by clearing
+ *	Interrupt Disable in config space, repeat.
+ *   uio_bench tput <uio dev> <stub sysfs dir> <ms> <runs>
+ *	Event throughput: the bench stub calls uio_event_notify() back to
+ *	back for <ms> while a thread blocks in read(); the count it ends
+ *	with must equal the number of calls.
+ *   uio_bench mem <edu uio dev> <stub uio dev> <stub copy dev> <iterations>
+ *	Mapped access against one syscall per access through the kernel:
+ *	32-bit edu register loads and stores, 4 KiB block copies.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#define EDU_LIVENESS	0x04
+#define EDU_IRQ_STATUS	0x24
+#define EDU_IRQ_RAISE	0x60
+#define EDU_IRQ_ACK	0x64
+#define EDU_IRQ_BIT	0x1
+
+#define PCI_COMMAND		0x04
+#define PCI_COMMAND_INTX_DISABLE 0x400
+
+/* The stub's copy device: the page at 0, edu's registers from here. */
+#define STUB_REGS	0x100000
+#define BLOCK		4096
+#define WARMUP		200
+#define WAIT_MS		2000
+#define MEM_TRIALS	5
+
+static void die(const char *what)
+{
+	fprintf(stderr, "uio_bench: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static void *map_region(int fd, int index, size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		       (off_t)index * sysconf(_SC_PAGESIZE));
+
+	if (p == MAP_FAILED)
+		die("mmap");
+	return p;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static uint32_t pct(const uint32_t *sorted, int n, int p)
+{
+	int i = (int)((long)n * p / 100);
+
+	return sorted[i < n ? i : n - 1];
+}
+
+/* --- latency ---------------------------------------------------------- */
+
+enum wait_kind { WAIT_READ, WAIT_POLL, WAIT_EPOLL };
+
+struct lat_ctx {
+	int fd;			/* /dev/uioN of the edu device */
+	int cfg;		/* its config space in sysfs */
+	int ep;			/* epoll instance watching fd */
+	volatile uint32_t *regs;	/* its BAR0 */
+	enum wait_kind wait;
+	int use_write;		/* re-enable by write(fd, 1), else config */
+	uint16_t cmd;		/* command register with INTx enabled */
+};
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/* Wait for the next event; 0 on success, -1 with errno on failure. */
+static int lat_wait(struct lat_ctx *c)
+{
+	struct epoll_event ev;
+	struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
+	int32_t count;
+	int n;
+
+	switch (c->wait) {
+	case WAIT_READ:
+		/* A lost interrupt ends in EINTR from the watchdog alarm. */
+		n = read(c->fd, &count, sizeof(count));
+		return n == sizeof(count) ? 0 : -1;
+	case WAIT_POLL:
+		n = poll(&pfd, 1, WAIT_MS);
+		break;
+	default:
+		n = epoll_wait(c->ep, &ev, 1, WAIT_MS);
+		break;
+	}
+	if (n == 0)
+		errno = ETIMEDOUT;
+	return n == 1 ? 0 : -1;
+}
+
+/* After poll/epoll: consume the event so the fd stops being readable. */
+static void lat_consume(struct lat_ctx *c)
+{
+	int32_t count;
+
+	if (c->wait != WAIT_READ &&
+	    read(c->fd, &count, sizeof(count)) != sizeof(count))
+		die("read after poll");
+}
+
+static int lat_reenable(struct lat_ctx *c)
+{
+	int32_t one = 1;
+
+	if (c->use_write)
+		return write(c->fd, &one, sizeof(one)) == sizeof(one) ? 0 : -1;
+	return pwrite(c->cfg, &c->cmd, sizeof(c->cmd), PCI_COMMAND) ==
+	       sizeof(c->cmd) ? 0 : -1;
+}
+
+static void lat_ack(struct lat_ctx *c)
+{
+	c->regs[EDU_IRQ_ACK / 4] = c->regs[EDU_IRQ_STATUS / 4];
+}
+
+static int cmd_lat(int argc, char **argv)
+{
+	static const char * const waits[] = { "read", "poll", "epoll" };
+	struct sigaction sa = { .sa_handler = on_alarm };
+	struct epoll_event ev = { .events = EPOLLIN };
+	struct lat_ctx c = { 0 };
+	uint32_t *lat, *ren, *sorted;
+	char path[256], name[64];
+	int i, n, iters;
+	FILE *out;
+
+	if (argc != 7)
+		return 2;
+	for (i = 0; i < 3; i++)
+		if (!strcmp(argv[3], waits[i]))
+			c.wait = i;
+	c.use_write = !strcmp(argv[4], "write");
+	iters = atoi(argv[5]);
+	snprintf(name, sizeof(name), "lat_%s_%s", argv[3], argv[4]);
+
+	sigaction(SIGALRM, &sa, NULL);
+	c.fd = open(argv[1], O_RDWR);
+	if (c.fd < 0)
+		die(argv[1]);
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/config", argv[2]);
+	c.cfg = open(path, O_RDWR);
+	if (c.cfg < 0)
+		die(path);
+	if (pread(c.cfg, &c.cmd, sizeof(c.cmd), PCI_COMMAND) != sizeof(c.cmd))
+		die("read command register");
+	c.cmd &= ~PCI_COMMAND_INTX_DISABLE;
+	c.ep = epoll_create1(0);
+	ev.data.fd = c.fd;
+	if (c.ep < 0 || epoll_ctl(c.ep, EPOLL_CTL_ADD, c.fd, &ev))
+		die("epoll");
+	c.regs = map_region(c.fd, 0, sysconf(_SC_PAGESIZE));
+
+	/* Start from a quiet device with INTx enabled. */
+	lat_ack(&c);
+	if (lat_reenable(&c)) {
+		printf("RESULT %s status=%s\n", name,
+		       errno == ENOSYS ? "ENOSYS" : strerror(errno));
+		return 0;
+	}
+
+	lat = calloc(iters, sizeof(*lat));
+	ren = calloc(iters, sizeof(*ren));
+	sorted = calloc(iters, sizeof(*sorted));
+	if (!lat || !ren || !sorted)
+		die("calloc");
+	for (i = -WARMUP; i < iters; i++) {
+		uint64_t t0, t1, t2, t3;
+
+		/* Re-armed outside the timed window: a watchdog, not a cost. */
+		alarm(WAIT_MS / 1000);
+		t0 = now_ns();
+		c.regs[EDU_IRQ_RAISE / 4] = EDU_IRQ_BIT;
+		if (lat_wait(&c)) {
+			printf("RESULT %s status=%s at=%d\n", name,
+			       strerror(errno), i);
+			return 1;
+		}
+		t1 = now_ns();
+		lat_consume(&c);
+		lat_ack(&c);
+		t2 = now_ns();
+		if (lat_reenable(&c))
+			die("re-enable");
+		t3 = now_ns();
+		if (i >= 0) {
+			lat[i] = t1 - t0;
+			ren[i] = t3 - t2;
+		}
+	}
+	alarm(0);
+
+	out = fopen(argv[6], "w");
+	if (!out)
+		die(argv[6]);
+	for (i = 0; i < iters; i++)
+		fprintf(out, "%u %u\n", lat[i], ren[i]);
+	fclose(out);
+
+	n = iters;
+	memcpy(sorted, lat, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), cmp_u32);
+	printf("RESULT %s status=ok n=%d p50=%u p90=%u p99=%u max=%u",
+	       name, n, pct(sorted, n, 50), pct(sorted, n, 90),
+	       pct(sorted, n, 99), sorted[n - 1]);
+	memcpy(sorted, ren, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), cmp_u32);
+	printf(" reenable_p50=%u\n", pct(sorted, n, 50));
+	return 0;
+}
+
+/* --- event throughput ------------------------------------------------- */
+
+struct tput_reader {
+	int fd;
+	volatile int stop;
+	volatile int32_t last;	/* count the last read() returned */
+	volatile int have_last;
+	volatile uint64_t reads;
+	int error;
+};
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+}
+
+static void *tput_read_loop(void *arg)
+{
+	struct tput_reader *r = arg;
+	int32_t count;
+
+	while (!r->stop) {
+		if (read(r->fd, &count, sizeof(count)) != sizeof(count)) {
+			if (errno != EINTR)
+				r->error = errno;
+			break;
+		}
+		r->last = count;
+		r->have_last = 1;
+		r->reads++;
+	}
+	return NULL;
+}
+
+static long read_long(const char *path)
+{
+	char buf[64] = "";
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		die(path);
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		die(path);
+	return strtol(buf, NULL, 0);
+}
+
+static void write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0)
+		die(path);
+	if (write(fd, s, strlen(s)) != (ssize_t)strlen(s))
+		die(path);
+	close(fd);
+}
+
+static int tput_once(const char *dev, const char *stub, int ms, int run)
+{
+	struct sigaction sa = { .sa_handler = on_usr1 };
+	struct tput_reader r = { 0 };
+	char path[256], arg[32];
+	uint64_t t0, t1, deadline;
+	uint32_t seen;
+	long fired;
+	pthread_t th;
+	int32_t base;
+	int exact;
+
+	sigaction(SIGUSR1, &sa, NULL);
+	r.fd = open(dev, O_RDONLY);
+	if (r.fd < 0)
+		die(dev);
+	/* The stub is idle, so the count this file starts from is this. */
+	snprintf(path, sizeof(path), "/sys/class/uio/%s/event",
+		 strrchr(dev, '/') + 1);
+	base = (int32_t)read_long(path);
+	if (pthread_create(&th, NULL, tput_read_loop, &r))
+		die("pthread_create");
+	usleep(10000);	/* let the reader block first */
+
+	snprintf(path, sizeof(path), "%s/fire_ms", stub);
+	snprintf(arg, sizeof(arg), "%d", ms);
+	t0 = now_ns();
+	write_str(path, arg);
+	t1 = now_ns();
+	snprintf(path, sizeof(path), "%s/fired", stub);
+	fired = read_long(path);
+
+	/* Let the reader catch up with the last event, then stop it. */
+	deadline = now_ns() + 2000000000ull;
+	while (!(r.have_last && (uint32_t)(r.last - base) == (uint32_t)fired) &&
+	       now_ns() < deadline)
+		usleep(1000);
+	r.stop = 1;
+	pthread_kill(th, SIGUSR1);
+	pthread_join(th, NULL);
+	close(r.fd);
+
+	seen = r.have_last ? (uint32_t)(r.last - base) : 0;
+	exact = seen == (uint32_t)fired;
+	printf("RESULT tput run=%d status=%s ms=%.1f fired=%ld seen=%u reads=%llu events_per_s=%.0f reads_per_s=%.0f exact=%d\n",
+	       run, r.error ? strerror(r.error) : "ok", (t1 - t0) / 1e6,
+	       fired, seen, (unsigned long long)r.reads,
+	       fired / ((t1 - t0) / 1e9), r.reads / ((t1 - t0) / 1e9), exact);
+	return exact ? 0 : 1;
+}
+
+static int cmd_tput(int argc, char **argv)
+{
+	int i, runs, ret = 0;
+
+	if (argc != 5)
+		return 2;
+	runs = atoi(argv[4]);
+	for (i = 0; i < runs; i++)
+		ret |= tput_once(argv[1], argv[2], atoi(argv[3]), i);
+	return ret;
+}
+
+/* --- mapped access against copies through the kernel ------------------ */
+
+#define barrier()	__asm__ __volatile__("" ::: "memory")
+
+enum mem_op { REG_LOAD, REG_STORE, BLOCK_READ, BLOCK_WRITE, MEM_OPS };
+
+static const char * const mem_op_names[] = {
+	"reg_load", "reg_store", "block_read", "block_write",
+};
+
+struct mem_ctx {
+	volatile uint32_t *regs;	/* edu BAR0 through UIO */
+	uint8_t *page;			/* the stub's page through UIO */
+	int copy;			/* the stub's copy device */
+	uint8_t buf[BLOCK];
+};
+
+/* One access; via_map chooses the mapping or the syscall. */
+static void mem_access(struct mem_ctx *m, enum mem_op op, int via_map,
+		       uint32_t i)
+{
+	uint32_t v;
+
+	switch (op) {
+	case REG_LOAD:
+		if (via_map)
+			v = m->regs[EDU_LIVENESS / 4];
+		else if (pread(m->copy, &v, 4, STUB_REGS + EDU_LIVENESS) != 4)
+			die("pread register");
+		(void)v;
+		break;
+	case REG_STORE:
+		if (via_map)
+			m->regs[EDU_LIVENESS / 4] = i;
+		else if (pwrite(m->copy, &i, 4, STUB_REGS + EDU_LIVENESS) != 4)
+			die("pwrite register");
+		break;
+	case BLOCK_READ:
+		if (via_map)
+			memcpy(m->buf, m->page, BLOCK);
+		else if (pread(m->copy, m->buf, BLOCK, 0) != BLOCK)
+			die("pread block");
+		break;
+	default:
+		if (via_map)
+			memcpy(m->page, m->buf, BLOCK);
+		else if (pwrite(m->copy, m->buf, BLOCK, 0) != BLOCK)
+			die("pwrite block");
+		break;
+	}
+	barrier();
+}
+
+/* Median over trials of the mean ns per access. */
+static double mem_time(struct mem_ctx *m, enum mem_op op, int via_map,
+		       int iters)
+{
+	double t[MEM_TRIALS];
+	int trial, i, j;
+
+	for (trial = 0; trial < MEM_TRIALS; trial++) {
+		uint64_t t0 = now_ns();
+
+		for (i = 0; i < iters; i++)
+			mem_access(m, op, via_map, i);
+		t[trial] = (double)(now_ns() - t0) / iters;
+	}
+	for (i = 1; i < MEM_TRIALS; i++)
+		for (j = i; j > 0 && t[j - 1] > t[j]; j--) {
+			double x = t[j];
+
+			t[j] = t[j - 1];
+			t[j - 1] = x;
+		}
+	return t[MEM_TRIALS / 2];
+}
+
+/* The mapping and the copy path must reach the same bytes. */
+static int mem_check(struct mem_ctx *m)
+{
+	uint32_t v = 0;
+	int i;
+
+	for (i = 0; i < BLOCK; i++)
+		m->buf[i] = (uint8_t)(i * 7 + 3);
+	memcpy(m->page, m->buf, BLOCK);
+	memset(m->buf, 0, BLOCK);
+	if (pread(m->copy, m->buf, BLOCK, 0) != BLOCK)
+		die("pread check");
+	for (i = 0; i < BLOCK; i++)
+		if (m->buf[i] != (uint8_t)(i * 7 + 3))
+			return 0;
+	/* edu's liveness register reads back the complement. */
+	m->regs[EDU_LIVENESS / 4] = 0x12345678;
+	if (pread(m->copy, &v, 4, STUB_REGS + EDU_LIVENESS) != 4)
+		die("pread check");
+	return v == ~0x12345678u;
+}
+
+static int cmd_mem(int argc, char **argv)
+{
+	static struct mem_ctx m;
+	int edu, stub, iters, op;
+
+	if (argc != 5)
+		return 2;
+	iters = atoi(argv[4]);
+	edu = open(argv[1], O_RDWR);
+	stub = open(argv[2], O_RDWR);
+	m.copy = open(argv[3], O_RDWR);
+	if (edu < 0 || stub < 0 || m.copy < 0)
+		die("open");
+	m.regs = map_region(edu, 0, sysconf(_SC_PAGESIZE));
+	m.page = map_region(stub, 0, BLOCK);
+
+	printf("RESULT mem_check status=%s\n", mem_check(&m) ? "ok" : "MISMATCH");
+	for (op = 0; op < MEM_OPS; op++) {
+		/* Block copies are cheap next to emulated MMIO: do more. */
+		int n = op >= BLOCK_READ ? iters * 4 : iters;
+		double map_ns, copy_ns;
+
+		mem_access(&m, op, 1, 0);	/* fault the pages in */
+		map_ns = mem_time(&m, op, 1, n);
+		copy_ns = mem_time(&m, op, 0, n);
+		printf("RESULT mem_%s status=ok n=%d mmap_ns=%.1f syscall_ns=%.1f speedup=%.2f\n",
+		       mem_op_names[op], n, map_ns, copy_ns, copy_ns / map_ns);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int ret = 2;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc > 1 && !strcmp(argv[1], "lat"))
+		ret = cmd_lat(argc - 1, argv + 1);
+	else if (argc > 1 && !strcmp(argv[1], "tput"))
+		ret = cmd_tput(argc - 1, argv + 1);
+	else if (argc > 1 && !strcmp(argv[1], "mem"))
+		ret = cmd_mem(argc - 1, argv + 1);
+	if (ret == 2)
+		fprintf(stderr, "usage: see the comment at the top of uio_bench.c\n");
+	return ret;
+}
