@@ -1,0 +1,123 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Compile every example in Documentation/uio-howto.txt; print TAP.
+#   howto-check.sh [--keep DIR] [--extract DIR]
+#
+# An example is the block between a line "-- example KIND FILE --" and
+# the next "-- end --", each of its lines indented by one tab. Blocks with
+# the same FILE are concatenated. KIND is
+#   kernel  built as an out-of-tree module against Debian's stock kernel
+#           headers, with our include/ first (as drivers/uio/Makefile
+#           does), W=1 and -Werror
+#   user    built with gcc -Wall -Wextra -Werror and linked
+#   sh      checked with sh -n
+# --extract DIR only writes the files to DIR (merge-check.sh runs
+# checkpatch on them); --keep DIR builds in DIR instead of a temporary
+# directory and leaves it behind.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../../../../.." && pwd)
+doc=$top/Documentation/uio-howto.txt
+work=
+extract_only=
+case "${1:-}" in
+--keep)		work=$2 ;;
+--extract)	work=$2; extract_only=1 ;;
+"")		;;
+*)		echo "usage: $0 [--keep DIR | --extract DIR]" >&2; exit 1 ;;
+esac
+if [ -z "$work" ]; then
+	work=$(mktemp -d)
+	trap 'rm -rf "$work"' EXIT
+fi
+mkdir -p "$work"
+
+# Split the document: write each block to $work/<file> and list
+# "<kind> <file>" in $work/examples, once per file; unterminated or
+# unindented blocks are errors.
+awk -v dir="$work" '
+function fail(msg) { printf "%s:%d: %s\n", FILENAME, NR, msg > "/dev/stderr"; bad = 1; exit 1 }
+/^-- example [a-z]+ [A-Za-z0-9_.-]+ --$/ {
+	if (file != "") fail("example inside example")
+	kind = $3; file = $4
+	if (kind != "kernel" && kind != "user" && kind != "sh")
+		fail("unknown example kind " kind)
+	if (!(file in seen)) {
+		seen[file] = kind
+		print kind, file > (dir "/examples")
+		printf "" > (dir "/" file)
+	} else if (seen[file] != kind) {
+		fail(file " used with two kinds")
+	}
+	next
+}
+/^-- end --$/ {
+	if (file == "") fail("-- end -- outside an example")
+	close(dir "/" file); file = ""; next
+}
+file != "" {
+	if ($0 == "") { print "" >> (dir "/" file); next }
+	if (substr($0, 1, 1) != "\t") fail("example line not indented by a tab")
+	print substr($0, 2) >> (dir "/" file)
+}
+END {
+	if (!bad && file != "") fail("example " file " not terminated")
+}' "$doc"
+
+[ -n "$extract_only" ] && exit 0
+
+n=$(wc -l < "$work/examples")
+krel=$("$here/kernel.sh" stock)
+kdir=/usr/src/linux-headers-$krel
+i=0
+failed=0
+
+echo "TAP version 13"
+echo "1..$n"
+
+report() {
+	i=$((i + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $i $2"
+	else
+		echo "not ok $i $2"
+		sed 's/^/# /' "$work/log"
+		failed=$((failed + 1))
+	fi
+}
+
+while read -r kind file; do
+	case $kind in
+	kernel)
+		mod=$work/kernel-${file%.c}
+		mkdir -p "$mod"
+		cp "$work/$file" "$mod/"
+		cat > "$mod/Makefile" <<-EOF
+		LINUXINCLUDE := -I$top/include \$(LINUXINCLUDE)
+		ccflags-y := -Werror
+		obj-m := ${file%.c}.o
+		EOF
+		rc=0
+		make -C "$kdir" M="$mod" W=1 modules > "$work/log" 2>&1 || rc=$?
+		# Any warning at all fails, also from modpost.
+		if [ $rc -eq 0 ] && grep -qi 'warning' "$work/log"; then
+			rc=1
+		fi
+		report $rc "howto: kernel example $file builds as a module ($krel)"
+		;;
+	user)
+		rc=0
+		gcc -Wall -Wextra -Werror -O2 -o "$work/${file%.c}" \
+			"$work/$file" > "$work/log" 2>&1 || rc=$?
+		report $rc "howto: user-space example $file compiles and links"
+		;;
+	sh)
+		rc=0
+		sh -n "$work/$file" > "$work/log" 2>&1 || rc=$?
+		report $rc "howto: shell example $file parses"
+		;;
+	esac
+done < "$work/examples"
+
+[ "$failed" -eq 0 ]
