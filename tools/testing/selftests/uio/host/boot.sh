@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Boot a test guest under TCG and capture its serial console:
 #   boot.sh <kernel release> <initramfs> <log> [extra QEMU arguments...]
-# QEMU_BIN overrides the QEMU binary, UIO_BOOT_TIMEOUT the wall-clock limit
+# QEMU_BIN overrides the QEMU binary, KERNEL_IMAGE the kernel (default
+# /boot/vmlinuz-<release>), UIO_BOOT_TIMEOUT the wall-clock limit
 # in seconds after which the guest is killed and the run counts as failed.
 set -eu
 
@@ -14,7 +15,7 @@ shift 3
 timeout -k 10 "${UIO_BOOT_TIMEOUT:-900}" \
 	"${QEMU_BIN:-qemu-system-x86_64}" -M pc -accel tcg -smp 2 -m 1024 \
 	-display none -serial stdio -monitor none -no-reboot \
-	-kernel "/boot/vmlinuz-$krel" -initrd "$initrd" \
+	-kernel "${KERNEL_IMAGE:-/boot/vmlinuz-$krel}" -initrd "$initrd" \
 	-append "console=ttyS0 quiet panic=-1" \
 	-device edu,addr=04.0 -device edu,addr=08.0 "$@" < /dev/null > "$log" 2>&1 || {
 	rc=$?
