@@ -4,7 +4,8 @@
  *
  * The kernel stub only masks the card's interrupt; everything else is
  * done here through the two UIO maps: map 0 = PLX 9030 registers (BAR0),
- * map 1 = dual-ported RAM (BAR2).  Layout: cif_dpram.h.
+ * map 1 = dual-ported RAM (BAR2).  Layout: cif_dpram.h.  Finding,
+ * mapping and waiting go through libuio (tools/uio/libuio.h).
  */
 #ifndef CIF_H
 #define CIF_H
@@ -17,65 +18,51 @@
 #define CIF_MAP_PLX	0
 #define CIF_MAP_DPRAM	1
 
-/**
- * struct cif_map - one UIO map as mapped into this process
- * @base:	what mmap() returned, for munmap()
- * @len:	length of the mapping (whole pages)
- * @regs:	the map's first byte (base plus the address's page offset)
- * @addr:	physical address from sysfs maps/mapN/addr
- * @size:	size from sysfs maps/mapN/size
- */
-struct cif_map {
-	void *base;
-	size_t len;
-	volatile uint8_t *regs;
-	uint64_t addr;
-	uint64_t size;
-};
+struct uio_dev;
 
 /**
  * struct cif - an opened card
+ * @dev:	the libuio handle of /dev/uioN
  * @uio:	N of /dev/uioN
- * @fd:		open file of /dev/uioN, -1 when closed
  * @name:	sysfs name, "CIF_Profibus" or "CIF_Devicenet"
- * @map:	maps 0 (PLX) and 1 (DPRAM)
+ * @plx:	map 0, the PLX 9030 registers (BAR0)
+ * @dpram:	map 1, the dual-ported RAM (BAR2)
  */
 struct cif {
-	int uio;
-	int fd;
-	char name[32];
-	struct cif_map map[2];
+	struct uio_dev *dev;
+	unsigned int uio;
+	const char *name;
+	volatile uint8_t *plx;
+	volatile uint8_t *dpram;
 };
 
-/* Lowest N of a uioN whose name is a CIF card, or -ENODEV. */
+/* N of the first uioN whose name is a CIF card, or -ENODEV. */
 int cif_find(void);
-/* Read /sys/class/uio/uio<uio>/<attr> into buf, newline stripped. */
-int cif_sysfs_read(int uio, const char *attr, char *buf, size_t len);
 /* Open /dev/uio<uio> and map both maps; 0 or -errno. */
-int cif_open(struct cif *cif, int uio);
+int cif_open(struct cif *cif, unsigned int uio);
 /* Undo cif_open(); safe on a partly opened or closed card. */
 void cif_close(struct cif *cif);
 
 static inline uint32_t cif_plx_read(struct cif *cif, unsigned int off)
 {
-	return *(volatile uint32_t *)(cif->map[CIF_MAP_PLX].regs + off);
+	return *(volatile uint32_t *)(cif->plx + off);
 }
 
 static inline void cif_plx_write(struct cif *cif, unsigned int off,
 				 uint32_t val)
 {
-	*(volatile uint32_t *)(cif->map[CIF_MAP_PLX].regs + off) = val;
+	*(volatile uint32_t *)(cif->plx + off) = val;
 }
 
 static inline uint32_t cif_dp_read(struct cif *cif, unsigned int off)
 {
-	return *(volatile uint32_t *)(cif->map[CIF_MAP_DPRAM].regs + off);
+	return *(volatile uint32_t *)(cif->dpram + off);
 }
 
 static inline void cif_dp_write(struct cif *cif, unsigned int off,
 				uint32_t val)
 {
-	*(volatile uint32_t *)(cif->map[CIF_MAP_DPRAM].regs + off) = val;
+	*(volatile uint32_t *)(cif->dpram + off) = val;
 }
 
 /* Set or clear INT1 enable in INTCSR; the stub clears it on each IRQ. */

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "libuio.h"
 #include "cif.h"
 
 #define CIFCTL_TIMEOUT_MS	2000	/* per answer or cycle */
@@ -31,16 +32,16 @@ static int cifctl_usage(void)
 
 static int cifctl_info(struct cif *cif)
 {
-	char ver[64] = "?";
-	int i;
+	const struct uio_device_info *info = uio_info(cif->dev);
+	unsigned int i;
 
-	cif_sysfs_read(cif->uio, "version", ver, sizeof(ver));
-	printf("device:\t/dev/uio%d\nname:\t%s\nversion:\t%s\n",
-	       cif->uio, cif->name, ver);
-	for (i = 0; i < 2; i++)
-		printf("map%d:\t0x%llx 0x%llx\n", i,
-		       (unsigned long long)cif->map[i].addr,
-		       (unsigned long long)cif->map[i].size);
+	printf("device:\t/dev/uio%u\nname:\t%s\nversion:\t%s\n",
+	       cif->uio, info->name, info->version);
+	for (i = 0; i < info->nr_maps; i++)
+		printf("map%u:\t%s 0x%llx 0x%llx\n", info->maps[i].index,
+		       info->maps[i].name,
+		       (unsigned long long)info->maps[i].addr,
+		       (unsigned long long)info->maps[i].size);
 	printf("signature:\t0x%08x\nfirmware:\t0x%08x\nintcsr:\t0x%08x\n",
 	       cif_dp_read(cif, CIF_DP_SIGNATURE),
 	       cif_dp_read(cif, CIF_DP_FW_VERSION),
@@ -58,7 +59,7 @@ static int cifctl_mailbox(struct cif *cif, const char *text)
 		ret = cif_mbx_recv(cif, &ans, CIFCTL_TIMEOUT_MS);
 	cif_irq_enable(cif, 0);
 	if (ret) {
-		fprintf(stderr, "cifctl: mailbox: %s\n", strerror(-ret));
+		fprintf(stderr, "cifctl: mailbox: %s\n", uio_strerror(ret));
 		return 2;
 	}
 	printf("status %u len %u: %.*s\n", ans.status, ans.len,
@@ -85,7 +86,7 @@ static int cifctl_cycles(struct cif *cif, unsigned long n,
 	cif_irq_enable(cif, 0);
 	if (ret < 0) {
 		fprintf(stderr, "cifctl: cycle %lu: %s\n", i + 1,
-			strerror(-ret));
+			uio_strerror(ret));
 		return 2;
 	}
 	return 0;
@@ -117,7 +118,8 @@ int main(int argc, char **argv)
 	}
 	ret = cif_open(&cif, uio);
 	if (ret) {
-		fprintf(stderr, "cifctl: /dev/uio%d: %s\n", uio, strerror(-ret));
+		fprintf(stderr, "cifctl: /dev/uio%d: %s\n", uio,
+			uio_strerror(ret));
 		return 2;
 	}
 
