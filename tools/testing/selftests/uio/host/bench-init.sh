@@ -39,20 +39,28 @@ bench_core() {
 	dev=$(uio_of "/sys/bus/pci/devices/$edu") || echo "=== NO UIO for $edu"
 	sdev=$(uio_of "$stub") || echo "=== NO UIO for $stub"
 	echo "# $core: edu at $dev, stub at $sdev"
+	# The interrupt lands on CPU 0, the waiting task sleeps on CPU 1: every
+	# sample takes the full hard-IRQ -> remote wakeup path, for both cores.
+	irq=$(cat "/sys/bus/pci/devices/$edu/irq")
+	echo 0 > "/proc/irq/$irq/smp_affinity_list" ||
+		echo "# cannot steer IRQ $irq to CPU 0"
 
+	taskset -c 1 /bench/uio_bench ctl "$ITERS" "/tmp/samples/$core.ctl_before"
 	for wait in read poll epoll; do
 		for how in write config; do
-			/bench/uio_bench lat "$dev" "$edu" $wait $how "$ITERS" \
+			taskset -c 1 /bench/uio_bench lat "$dev" "$edu" $wait $how "$ITERS" \
 				"/tmp/samples/$core.lat_${wait}_$how"
 		done
 	done
+	taskset -c 1 /bench/uio_bench ctl "$ITERS" "/tmp/samples/$core.ctl_after"
 	/bench/uio_bench tput "$sdev" "$stub" "$TPUT_MS" "$TPUT_RUNS"
-	/bench/uio_bench mem "$dev" "$sdev" /dev/uio_bench "$MEM_ITERS"
+	taskset -c 1 /bench/uio_bench mem "$dev" "$sdev" /dev/uio_bench "$MEM_ITERS"
 
 	rmmod "uio_bench_$core"
 	echo "$edu" > /sys/bus/pci/drivers/uio_pci_generic/unbind
 	echo > "/sys/bus/pci/devices/$edu/driver_override"
 	rmmod uio_pci_generic
+	echo "# $core: before rmmod: $(grep '^uio ' /proc/modules)"
 	rmmod uio
 	echo "=== CORE END $core"
 }

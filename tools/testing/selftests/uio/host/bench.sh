@@ -3,7 +3,8 @@
 # `make bench`: mainline's UIO (the distribution kernel's own uio.ko and
 # uio_pci_generic.ko) against ours, one after the other in one QEMU/TCG
 # boot with the edu device, same benchmark binary, same bench stub source.
-# Writes build/bench/{table.txt,summary.json,latency-cdf.png,samples/}.
+# Writes build/bench/{table.txt,summary.json,latency-cdf.png,samples/}
+# (BENCH_OUT chooses another directory).
 # Knobs: BENCH_ITERS (latency samples per test, default 10000),
 # BENCH_TPUT_MS, BENCH_TPUT_RUNS, BENCH_MEM_ITERS, BENCH_CORES.
 set -eu
@@ -24,7 +25,9 @@ command -v gnuplot >/dev/null || {
 krel=$("$here/kernel.sh" stock)
 kdir=/usr/src/linux-headers-$krel
 ours=$top/build/$krel
-out=$top/build/bench
+out=${BENCH_OUT:-$top/build/bench}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
 echo "# building our modules for $krel" >&2
 "$here/build.sh" "$krel" "$ours" >&2
 
