@@ -34,3 +34,9 @@ clean:
 .PHONY: bench
 bench:
 	$(HOST)/bench.sh
+
+# Merge UIO into a Linux 6.1 tree without its old UIO: build, compile 6.1's
+# UIO users, run the suite on a debug kernel, checkpatch/sparse/W=1.
+.PHONY: merge-check
+merge-check:
+	$(HOST)/merge-check.sh

@@ -1,0 +1,80 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Build, or reuse, the debug kernel with our UIO merged into Linux 6.1:
+#   debug-kernel.sh
+# prints three lines:
+#   <bzImage>        the kernel to boot (QEMU -kernel, boot.sh KERNEL_IMAGE)
+#   <build dir>      its O= build tree; use it as KDIR for external modules:
+#                    make -C <build dir> M=... KBUILD_EXTRA_SYMBOLS=<build dir>/Module.symvers
+#   <source tree>    the 6.1 tree with our files (see merge-tree.sh)
+# The bzImage and our modules (uio.ko, uio_pci_generic.ko, uio_cif.ko,
+# uio_test_mod.ko) are kept in a directory keyed by a hash of the tarball,
+# the config fragments, this script, the patches and our kernel sources
+# (drivers/uio, uio_driver.h, uio_test_mod); the modules
+# are in <bzImage's directory>/modules. Config: tinyconfig + guest.config +
+# debug.config (KASAN, lockdep, atomic-sleep checks, kmemleak, UBSAN).
+# UIO_CACHE moves the cache (default /var/cache/uio-dev).
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+cache=${UIO_CACHE:-/var/cache/uio-dev}
+jobs=$(nproc)
+mkdir -p "$cache"
+if [ -z "${UIO_MERGE_LOCKED:-}" ]; then
+	exec 9> "$cache/merge.lock"
+	flock 9
+	export UIO_MERGE_LOCKED=1
+fi
+
+tree=$("$here/merge-tree.sh")
+base=$(dirname "$tree")
+bdir=$base/build-debug
+fragments="$here/guest.config $here/debug.config"
+
+confkey=$(cat $fragments | sha256sum | cut -c1-16)
+# Only what goes into the kernel and the modules counts for the key.
+key=$( (basename "$tree"; echo "$confkey"; cat "$0";
+	cd "$tree" && grep -e '^drivers/' -e '^include/' -e '/uio_test_mod/' \
+		.uio-files | xargs sha256sum) | sha256sum | cut -c1-16)
+out=$base/debug-$key
+
+log() { echo "# debug-kernel: $*" >&2; }
+
+if [ ! -f "$out/bzImage" ]; then
+	mkdir -p "$bdir"
+	if [ "$(cat "$bdir/.uio-confkey" 2>/dev/null)" != "$confkey" ]; then
+		log "configuring $bdir"
+		make -s -C "$tree" O="$bdir" tinyconfig >&2
+		"$tree/scripts/kconfig/merge_config.sh" -m -O "$bdir" \
+			"$bdir/.config" $fragments > /dev/null
+		make -s -C "$tree" O="$bdir" olddefconfig >&2
+		# Kconfig drops what it cannot satisfy: insist on every line.
+		grep -h '^CONFIG_\|^# CONFIG_.* is not set' $fragments |
+		while read -r line; do
+			grep -qx "$line" "$bdir/.config" || {
+				echo "debug-kernel: config lacks '$line'" >&2
+				exit 1
+			}
+		done
+		echo "$confkey" > "$bdir/.uio-confkey"
+	fi
+	log "building in $bdir (-j$jobs)"
+	make -s -C "$tree" O="$bdir" -j"$jobs" bzImage modules >&2
+	make -s -C "$bdir" M="$tree/tools/testing/selftests/uio/uio_test_mod" \
+		KBUILD_EXTRA_SYMBOLS="$bdir/Module.symvers" -j"$jobs" \
+		modules >&2
+
+	rm -rf "$out.tmp"
+	mkdir -p "$out.tmp/modules"
+	cp "$bdir/arch/x86/boot/bzImage" "$bdir/System.map" "$bdir/.config" \
+		"$out.tmp/"
+	cp "$bdir"/drivers/uio/*.ko \
+		"$tree"/tools/testing/selftests/uio/uio_test_mod/*.ko \
+		"$out.tmp/modules/"
+	rm -rf "$out"
+	mv "$out.tmp" "$out"
+fi
+
+echo "$out/bzImage"
+echo "$bdir"
+echo "$tree"
