@@ -185,7 +185,9 @@ static void cif_fx_open(struct __test_metadata *_metadata,
 		self->len[i] = (self->addr[i] % page + self->size[i] + page - 1) /
 			       page * page;
 		self->map[i] = map_uio(self->fd, i, self->len[i]);
-		ASSERT_NE(MAP_FAILED, self->map[i]);
+		ASSERT_NE(MAP_FAILED, self->map[i])
+			TH_LOG("mmap of map %d (%llu bytes): %s", i,
+			       self->size[i], strerror(errno));
 	}
 	self->plx = (void *)((char *)self->map[0] + self->addr[0] % page);
 	self->dp = (void *)((char *)self->map[1] + self->addr[1] % page);
