@@ -23,6 +23,12 @@
 
 #include "libuio.h"
 
+#define __printf(a, b)	__attribute__((format(printf, a, b)))
+
+/* Region slots scanned per directory: the larger of maps and ports. */
+#define UIO_MAX_REGIONS	(UIO_MAX_MAPS > UIO_MAX_PORTS ? UIO_MAX_MAPS : \
+			 UIO_MAX_PORTS)
+
 /* sysfs attributes are at most a page; anything longer is not sysfs. */
 #define UIO_ATTR_MAX	4096
 
@@ -130,7 +136,7 @@ const char *uio_strerror(int err)
 }
 
 /* Build "<root>/<fmt...>" into buf; -ENAMETOOLONG if it does not fit. */
-static int __attribute__((format(printf, 4, 5)))
+static int __printf(4, 5)
 uio_path(char *buf, size_t len, const char *root, const char *fmt, ...)
 {
 	size_t used;
@@ -325,12 +331,11 @@ static int uio_check_map(const struct uio_map_info *m)
 static void uio_read_map(const char *dir, struct uio_map_info *m)
 {
 	char path[PATH_MAX], name[UIO_NAME_MAX];
+	unsigned int index = m->index;
 	int ret;
 
-	m->err = 0;
-	m->name[0] = '\0';
-	m->addr_known = false;
-	m->addr = m->size = m->offset = 0;
+	memset(m, 0, sizeof(*m));
+	m->index = index;
 
 	/* Older kernels have no name: absent is "". */
 	if (uio_path(path, sizeof(path), dir, "name"))
@@ -373,13 +378,12 @@ too_long:
 
 static void uio_read_port(const char *dir, struct uio_port_info *p)
 {
+	unsigned int index = p->index;
 	char path[PATH_MAX];
 	int ret = 0;
 
-	p->err = 0;
-	p->name[0] = '\0';
-	p->porttype[0] = '\0';
-	p->start = p->size = 0;
+	memset(p, 0, sizeof(*p));
+	p->index = index;
 
 	if (!uio_path(path, sizeof(path), dir, "name")) {
 		ret = uio_read_attr(path, p->name, sizeof(p->name));
@@ -435,7 +439,7 @@ static int uio_scan_regions(const char *dir, const char *prefix,
 static int uio_read_regions(unsigned int number, struct uio_device_info *info)
 {
 	char dir[PATH_MAX], sub[PATH_MAX];
-	bool used[UIO_MAX_MAPS > UIO_MAX_PORTS ? UIO_MAX_MAPS : UIO_MAX_PORTS];
+	bool used[UIO_MAX_REGIONS];
 	unsigned int i;
 	int ret;
 

@@ -26,6 +26,8 @@
 #define TEST_TIMEOUT_S	20
 #define TEST_SKIP	4
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 #define EDU_ID		0x00
 #define EDU_LIVENESS	0x04
 #define EDU_FACTORIAL	0x08
@@ -79,7 +81,7 @@ static bool read_line(const char *path, char *buf, size_t len)
 
 	if (!f)
 		return false;
-	ok = fgets(buf, len, f) != NULL;
+	ok = fgets(buf, len, f);
 	fclose(f);
 	if (ok)
 		buf[strcspn(buf, "\n")] = '\0';
@@ -139,7 +141,7 @@ static void find_lsuio(void)
 			}
 		}
 	}
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
 		snprintf(lsuio_path, sizeof(lsuio_path), "%s/lsuio", dirs[i]);
 		if (!access(lsuio_path, X_OK))
 			return;
@@ -202,13 +204,15 @@ static void test_map0_matches_bar0_resource(void)
 	unsigned long long start, end, flags;
 	const struct uio_device_info *info;
 	struct uio_dev *dev;
+	int fields;
 
 	dev = edu_open(NULL);
 	info = uio_info(dev);
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/resource",
 		 edu_addr);
 	CHECK(read_line(path, line, sizeof(line)));
-	CHECK_EQ(sscanf(line, "%llx %llx %llx", &start, &end, &flags), 3);
+	fields = sscanf(line, "%llx %llx %llx", &start, &end, &flags);
+	CHECK_EQ(fields, 3);
 	CHECK(info->nr_maps >= 1);
 	if (failures)
 		goto close;
@@ -345,11 +349,11 @@ static void test_lsuio_json_lists_the_edu(void)
 	snprintf(want, sizeof(want),
 		 "{\"device\":\"uio%u\",\"number\":%u,\"name\":\"uio_pci_generic\",",
 		 n, n);
-	CHECK(strstr(out, want) != NULL);
+	CHECK(strstr(out, want) );
 	snprintf(want, sizeof(want),
 		 "\"parent\":\"%s\",\"driver\":\"uio_pci_generic\"", edu_addr);
-	CHECK(strstr(out, want) != NULL);
-	CHECK(strstr(out, "\"maps\":[{\"index\":0,") != NULL);
+	CHECK(strstr(out, want) );
+	CHECK(strstr(out, "\"maps\":[{\"index\":0,") );
 	if (failures)
 		printf("# lsuio --json said:\n%s", out);
 }
@@ -364,13 +368,67 @@ static void test_lsuio_plain_line_names_device(void)
 	REQUIRE_OK(uio_find_by_parent(edu_addr, &n));
 	CHECK_EQ(run_lsuio("-m", out, sizeof(out)), 0);
 	snprintf(want, sizeof(want), "uio%u uio_pci_generic ", n);
-	CHECK(strstr(out, want) != NULL);
+	CHECK(strstr(out, want) );
 	snprintf(want, sizeof(want), " parent=%s driver=uio_pci_generic\n",
 		 edu_addr);
-	CHECK(strstr(out, want) != NULL);
-	CHECK(strstr(out, "\tmap0: ") != NULL);
+	CHECK(strstr(out, want) );
+	CHECK(strstr(out, "\tmap0: ") );
 	if (failures)
 		printf("# lsuio -m said:\n%s", out);
+}
+
+static bool write_str(const char *path, const char *s)
+{
+	FILE *f = fopen(path, "w");
+	bool ok;
+
+	if (!f)
+		return false;
+	ok = fputs(s, f) >= 0;
+	return !fclose(f) && ok;
+}
+
+/*
+ * Unbinding removes the UIO device under an open file and a live mapping:
+ * wait and irqcontrol fail with EIO, sysfs lookups with ENODEV, touching
+ * the mapping raises SIGBUS. Rebinding brings the device back. Last test,
+ * so that a failed rebind cannot hide other results.
+ */
+static void test_unbind_makes_the_device_gone(void)
+{
+	const char *drv = "/sys/bus/pci/drivers/uio_pci_generic";
+	struct uio_device_info info;
+	volatile uint32_t *bar;
+	char path[PATH_MAX];
+	struct uio_dev *dev;
+	unsigned int n, m;
+	int status;
+	pid_t pid;
+
+	dev = edu_open(&bar);
+	n = uio_info(dev)->number;
+	snprintf(path, sizeof(path), "%s/unbind", drv);
+	if (!write_str(path, edu_addr)) {
+		printf("# unbind: %s\n", strerror(errno));
+		exit(1);
+	}
+	CHECK_EQ(uio_wait(dev, 1000, NULL, NULL), -EIO);
+	CHECK_EQ(uio_irq_control(dev, true), -EIO);
+	CHECK_EQ(uio_read_info(n, &info), -ENODEV);
+	CHECK_EQ(uio_find_by_parent(edu_addr, &m), -ENODEV);
+	fflush(stdout);
+	pid = fork();
+	if (!pid) {
+		(void)RD(bar, EDU_ID);
+		_exit(0);
+	}
+	CHECK_EQ(waitpid(pid, &status, 0), pid);
+	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS);
+	uio_close(dev);
+
+	snprintf(path, sizeof(path), "%s/bind", drv);
+	CHECK(write_str(path, edu_addr));
+	CHECK_EQ(uio_find_by_parent(edu_addr, &m), 0);
 }
 
 struct test {
@@ -390,13 +448,14 @@ static const struct test tests[] = {
 	T(test_irq_disable_holds_event_until_enable),
 	T(test_lsuio_json_lists_the_edu),
 	T(test_lsuio_plain_line_names_device),
+	T(test_unbind_makes_the_device_gone),
 };
 
 int main(int argc, char **argv)
 {
 	const char *filter = argc > 1 ? argv[1] : NULL;
 	unsigned int i, n = 0, planned = 0, failed = 0;
-	const unsigned int nr = sizeof(tests) / sizeof(tests[0]);
+	const unsigned int nr = ARRAY_SIZE(tests);
 	int status;
 	pid_t pid;
 

@@ -32,6 +32,9 @@
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 
 #define TEST_TIMEOUT_S	10
+
+#define __printf(a, b)	__attribute__((format(printf, a, b)))
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define TEST_SKIP	77
 
 static char root[PATH_MAX];	/* this test's temporary directory */
@@ -93,7 +96,7 @@ static void mkdirs(const char *path)
 }
 
 /* Write a file below the sysfs root, creating its directories. */
-static void __attribute__((format(printf, 2, 3)))
+static void __printf(2, 3)
 put(const char *content, const char *fmt, ...)
 {
 	char rel[PATH_MAX], path[PATH_MAX], dir[PATH_MAX], *slash;
@@ -262,7 +265,7 @@ static void test_list_without_class_dir_is_empty(void)
 
 	CHECK_EQ(uio_list_devices(&list, &nr), 0);
 	CHECK_EQ(nr, 0);
-	CHECK(list == NULL);
+	CHECK(!list);
 }
 
 /* ----------------------------------------------------------------------
@@ -387,7 +390,7 @@ static void test_garbage_event_is_ebadmsg(void)
 	unsigned int i;
 
 	good_tree();
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		put(bad[i], "%s/event", devdir[0]);
 		if (uio_read_info(0, &info) != -EBADMSG) {
 			printf("# event \"%s\" accepted\n", bad[i]);
@@ -409,7 +412,7 @@ static void test_garbage_dev_is_ebadmsg(void)
 	unsigned int i;
 
 	good_tree();
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		put(bad[i], "%s/dev", devdir[0]);
 		if (uio_read_info(0, &info) != -EBADMSG) {
 			printf("# dev \"%s\" accepted\n", bad[i]);
@@ -478,7 +481,7 @@ static void test_garbage_map_numbers_mark_the_map_bad(void)
 	good_tree();
 	add_map(0, 1, "x\n", "0x1000\n", "zz\n", "0\n");
 	CHECK_EQ(map_err(1), -EBADMSG);
-	add_map(0, 1, NULL, "0x1000\n", "0x1000 \n", NULL);
+	add_map(0, 1, NULL, "0x1000\n", "0x1000 1\n", NULL);
 	CHECK_EQ(map_err(1), -EBADMSG);
 	add_map(0, 1, NULL, "0x1000\n", "\n", NULL);
 	CHECK_EQ(map_err(1), -EBADMSG);
@@ -660,7 +663,7 @@ static void test_open_without_node_is_enodev(void)
 
 	good_tree();
 	CHECK_EQ(uio_open(0, &dev), -ENODEV);
-	CHECK(dev == NULL);
+	CHECK(!dev);
 	CHECK_EQ(uio_open(5, &dev), -ENODEV);
 	CHECK_EQ(uio_open_by_name("nope", &dev), -ENODEV);
 }
@@ -766,7 +769,7 @@ static void test_map_refuses_a_bad_map(void)
 	CHECK_EQ(uio_map(dev, 1, &p, NULL), -EOVERFLOW);
 	/* offset beyond the first page cannot be mapped */
 	CHECK_EQ(uio_map(dev, 3, &p, NULL), -EOVERFLOW);
-	CHECK(p == NULL);
+	CHECK(!p);
 	uio_close(dev);
 }
 
@@ -926,8 +929,8 @@ static void test_strerror_names_each_failure(void)
 	};
 	unsigned int i, j;
 
-	for (i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
-		CHECK(uio_strerror(-codes[i]) != NULL);
+	for (i = 0; i < ARRAY_SIZE(codes); i++) {
+		CHECK(uio_strerror(-codes[i]));
 		CHECK_STR(uio_strerror(-codes[i]), uio_strerror(codes[i]));
 		for (j = 0; j < i; j++)
 			CHECK(strcmp(uio_strerror(-codes[i]),
@@ -936,9 +939,9 @@ static void test_strerror_names_each_failure(void)
 	CHECK_STR(uio_strerror(-ENODEV), "no such UIO device");
 	CHECK_STR(uio_strerror(-ENXIO), "no such map");
 	CHECK_STR(uio_strerror(-EACCES), "permission denied");
-	CHECK(strstr(uio_strerror(-EIO), "gone") != NULL);
-	CHECK(strstr(uio_strerror(-EBADMSG), "malformed") != NULL);
-	CHECK(uio_strerror(-12345) != NULL);
+	CHECK(strstr(uio_strerror(-EIO), "gone"));
+	CHECK(strstr(uio_strerror(-EBADMSG), "malformed"));
+	CHECK(uio_strerror(-12345));
 }
 
 /* ----------------------------------------------------------------------
@@ -1043,7 +1046,7 @@ int main(int argc, char **argv)
 {
 	const char *filter = argc > 1 ? argv[1] : NULL;
 	unsigned int i, n = 0, planned = 0, failed = 0;
-	const unsigned int nr = sizeof(tests) / sizeof(tests[0]);
+	const unsigned int nr = ARRAY_SIZE(tests);
 
 	page = sysconf(_SC_PAGESIZE);
 	setvbuf(stdout, NULL, _IOLBF, 0);
