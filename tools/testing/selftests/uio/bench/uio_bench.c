@@ -15,11 +15,6 @@
  *	Event throughput: the bench stub calls uio_event_notify() back to
  *	back for <ms> while a thread blocks in read(); the count it ends
  *	with must equal the number of calls.
- *   uio_bench ctl <iterations> <samples file>
- *	A control that involves no UIO at all: a pipe ping-pong between a
- *	thread on CPU 0 and the caller on CPU 1 (two cross-CPU wakeups).
- *	Run next to each core's latency tests, it shows how fast the guest
- *	(and the host under it) was at that moment.
  *   uio_bench mem <edu uio dev> <stub uio dev> <stub copy dev> <iterations>
  *	Mapped access against one syscall per access through the kernel:
  *	32-bit edu register loads and stores, 4 KiB block copies.
@@ -396,65 +391,6 @@ static int cmd_tput(int argc, char **argv)
 	return ret;
 }
 
-/* --- control: no UIO involved ----------------------------------------- */
-
-struct ctl_pipes {
-	int ping[2];
-	int pong[2];
-};
-
-static void *ctl_echo(void *arg)
-{
-	struct ctl_pipes *p = arg;
-	char c;
-
-	pin_to(pthread_self(), 0);
-	while (read(p->ping[0], &c, 1) == 1)
-		if (write(p->pong[1], &c, 1) != 1)
-			break;
-	return NULL;
-}
-
-static int cmd_ctl(int argc, char **argv)
-{
-	struct ctl_pipes p;
-	uint32_t *lat;
-	pthread_t th;
-	int i, iters;
-	FILE *out;
-	char c = 0;
-
-	if (argc != 3)
-		return 2;
-	iters = atoi(argv[1]);
-	lat = calloc(iters, sizeof(*lat));
-	if (!lat || pipe(p.ping) || pipe(p.pong))
-		die("ctl setup");
-	if (pthread_create(&th, NULL, ctl_echo, &p))
-		die("pthread_create");
-	for (i = -WARMUP; i < iters; i++) {
-		uint64_t t0 = now_ns();
-
-		if (write(p.ping[1], &c, 1) != 1 || read(p.pong[0], &c, 1) != 1)
-			die("ping-pong");
-		if (i >= 0)
-			lat[i] = now_ns() - t0;
-	}
-	close(p.ping[1]);
-	pthread_join(th, NULL);
-
-	out = fopen(argv[2], "w");
-	if (!out)
-		die(argv[2]);
-	for (i = 0; i < iters; i++)
-		fprintf(out, "%u 0\n", lat[i]);
-	fclose(out);
-	qsort(lat, iters, sizeof(*lat), cmp_u32);
-	printf("RESULT ctl status=ok n=%d p50=%u p99=%u\n", iters,
-	       pct(lat, iters, 50), pct(lat, iters, 99));
-	return 0;
-}
-
 /* --- mapped access against copies through the kernel ------------------ */
 
 #define barrier()	__asm__ __volatile__("" ::: "memory")
@@ -594,8 +530,6 @@ int main(int argc, char **argv)
 		ret = cmd_lat(argc - 1, argv + 1);
 	else if (argc > 1 && !strcmp(argv[1], "tput"))
 		ret = cmd_tput(argc - 1, argv + 1);
-	else if (argc > 1 && !strcmp(argv[1], "ctl"))
-		ret = cmd_ctl(argc - 1, argv + 1);
 	else if (argc > 1 && !strcmp(argv[1], "mem"))
 		ret = cmd_mem(argc - 1, argv + 1);
 	if (ret == 2)

@@ -45,14 +45,12 @@ bench_core() {
 	echo 0 > "/proc/irq/$irq/smp_affinity_list" ||
 		echo "# cannot steer IRQ $irq to CPU 0"
 
-	taskset -c 1 /bench/uio_bench ctl "$ITERS" "/tmp/samples/$core.ctl_before"
 	for wait in read poll epoll; do
 		for how in write config; do
 			taskset -c 1 /bench/uio_bench lat "$dev" "$edu" $wait $how "$ITERS" \
 				"/tmp/samples/$core.lat_${wait}_$how"
 		done
 	done
-	taskset -c 1 /bench/uio_bench ctl "$ITERS" "/tmp/samples/$core.ctl_after"
 	/bench/uio_bench tput "$sdev" "$stub" "$TPUT_MS" "$TPUT_RUNS"
 	taskset -c 1 /bench/uio_bench mem "$dev" "$sdev" /dev/uio_bench "$MEM_ITERS"
 
