@@ -426,6 +426,81 @@ TEST_F_TIMEOUT(cif, masked_int1_counts_no_event, 15)
 	EXPECT_EQ(before + 1, count);
 }
 
+/* An edu device (1234:11e8) bound to uio_pci_generic on the CIF's line. */
+static int edu_on_line(int cif_minor)
+{
+	char path[PATH_MAX], buf[64];
+	long long irq, other;
+	int minor;
+
+	uio_path(path, sizeof(path), cif_minor, "device/irq");
+	irq = uio_sysfs_num(path);
+	for (minor = 0; minor < 64; minor++) {
+		uio_path(path, sizeof(path), minor, "name");
+		if (uio_sysfs_read(path, buf, sizeof(buf)) ||
+		    strcmp(buf, "uio_pci_generic"))
+			continue;
+		uio_path(path, sizeof(path), minor, "device/device");
+		if (uio_sysfs_num(path) != 0x11e8)
+			continue;
+		uio_path(path, sizeof(path), minor, "device/irq");
+		other = uio_sysfs_num(path);
+		if (other == irq && irq > 0)
+			return minor;
+	}
+	return -ENOENT;
+}
+
+#define EDU_IRQ_STATUS	0x24
+#define EDU_IRQ_RAISE	0x60
+#define EDU_IRQ_ACK	0x64
+
+/*
+ * The IRQ_NONE path: another device raises the shared line while the card
+ * requests INT1 with INT1 masked.  The stub must neither claim it (no CIF
+ * event) nor touch INTCSR.
+ */
+TEST_F_TIMEOUT(cif, shared_line_irq_none_when_int1_masked, 15)
+{
+	long long before, edu_before;
+	volatile uint32_t *edu;
+	int32_t on = 1, count;
+	int edu_minor, edu_fd;
+	uint32_t intcsr;
+	struct pollfd pfd;
+
+	edu_minor = edu_on_line(self->minor);
+	if (edu_minor < 0)
+		SKIP(return,
+		     "no edu on uio_pci_generic sharing the CIF's interrupt");
+	edu_fd = uio_open_minor(edu_minor, O_RDWR);
+	ASSERT_LE(0, edu_fd);
+	edu = map_uio(edu_fd, 0, getpagesize());
+	ASSERT_NE(MAP_FAILED, edu);
+
+	mbx_post(self, CIF_CMD_ECHO, "s", 1);
+	ASSERT_TRUE(dp_wait_set(self, CIF_DP_C2H_FLAG, CIF_IRQ_MS));
+	intcsr = plx_rd(self, CIF_PLX_INTCSR);
+	ASSERT_EQ(CIF_INTCSR_RESET | CIF_INTCSR_INT1_STAT, intcsr);
+	before = uio_event_count(self->minor);
+	edu_before = uio_event_count(edu_minor);
+	ASSERT_LE(0, before);
+
+	ASSERT_EQ(sizeof(on), write(edu_fd, &on, sizeof(on)));
+	edu[EDU_IRQ_RAISE / 4] = 0x1;
+	pfd = (struct pollfd){ .fd = edu_fd, .events = POLLIN };
+	ASSERT_EQ(1, poll(&pfd, 1, CIF_IRQ_MS)) TH_LOG("edu never interrupted");
+	ASSERT_EQ(sizeof(count), read(edu_fd, &count, sizeof(count)));
+	EXPECT_EQ(edu_before + 1, count);
+	edu[EDU_IRQ_ACK / 4] = 0x1;
+
+	EXPECT_EQ(intcsr, plx_rd(self, CIF_PLX_INTCSR));
+	EXPECT_EQ(0, wait_event(self, CIF_QUIET_MS, &count));
+	EXPECT_EQ(before, uio_event_count(self->minor));
+	munmap((void *)edu, getpagesize());
+	close(edu_fd);
+}
+
 /* The cycle-us property starts the cyclic update from reset. */
 TEST_F_TIMEOUT(cif, cycle_us_property_runs_cycles, 15)
 {
