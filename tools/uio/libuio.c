@@ -25,9 +25,9 @@
 
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
 
-/* Region slots scanned per directory: the larger of maps and ports. */
-#define UIO_MAX_REGIONS	(UIO_MAX_MAPS > UIO_MAX_PORTS ? UIO_MAX_MAPS : \
-			 UIO_MAX_PORTS)
+/* Region slots scanned per directory: enough for maps and for ports. */
+#define UIO_MAX_REGIONS	UIO_MAX_MAPS
+_Static_assert(UIO_MAX_PORTS <= UIO_MAX_REGIONS, "port slots do not fit");
 
 /* sysfs attributes are at most a page; anything longer is not sysfs. */
 #define UIO_ATTR_MAX	4096

@@ -338,6 +338,35 @@ int uio_wait(struct uio_dev *dev, int timeout_ms, uint32_t *count,
  */
 int uio_irq_control(struct uio_dev *dev, bool enable);
 
+/**
+ * uio_read32() - read a 32-bit device register
+ * @base:	a pointer returned by uio_map()
+ * @offset:	byte offset of the register, a multiple of 4
+ *
+ * One 32-bit load that the compiler may neither merge, split, reorder
+ * against other register accesses nor drop: the access is volatile, which
+ * is what device memory needs (there is no readl() in user space).
+ *
+ * Return: the register's value.
+ */
+static inline uint32_t uio_read32(const void *base, size_t offset)
+{
+	return *(const volatile uint32_t *)((const char *)base + offset);
+}
+
+/**
+ * uio_write32() - write a 32-bit device register
+ * @base:	a pointer returned by uio_map()
+ * @offset:	byte offset of the register, a multiple of 4
+ * @val:	the value
+ *
+ * One 32-bit store, volatile like uio_read32().
+ */
+static inline void uio_write32(void *base, size_t offset, uint32_t val)
+{
+	*(volatile uint32_t *)((char *)base + offset) = val;
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -22,10 +22,10 @@
 #define EDU_IRQ_RAISE	0x60
 #define EDU_IRQ_ACK	0x64
 
-static volatile uint32_t *edu;
+static void *edu;		/* BAR0 */
 
-#define edu_rd(reg)		edu[(reg) / 4]
-#define edu_wr(reg, val)	(edu[(reg) / 4] = (val))
+#define edu_rd(reg)		uio_read32(edu, reg)
+#define edu_wr(reg, val)	uio_write32(edu, reg, val)
 
 static int edu_fail(const char *what, int err)
 {
@@ -38,17 +38,15 @@ int main(int argc, char **argv)
 	int nirq = argc > 2 ? atoi(argv[2]) : 3;
 	uint32_t id, count, missed, st;
 	struct uio_dev *dev;
-	void *bar0;
 	int i, ret;
 
 	ret = argc > 1 ? uio_open_by_parent(argv[1], &dev) :
 			 uio_open_by_name("uio_pci_generic", &dev);
 	if (ret)
 		return edu_fail("open", ret);
-	ret = uio_map(dev, 0, &bar0, NULL);
+	ret = uio_map(dev, 0, &edu, NULL);
 	if (ret)
 		return edu_fail("map BAR0", ret);
-	edu = bar0;
 
 	id = edu_rd(EDU_ID);
 	printf("uio%u: edu %u.%u (id 0x%08x)\n", uio_info(dev)->number,

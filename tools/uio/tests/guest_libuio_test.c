@@ -38,6 +38,7 @@
 
 static char edu_addr[64];	/* PCI address of the first edu, "" if none */
 static char lsuio_path[PATH_MAX];	/* lsuio binary, "" if not found */
+static char edu_uio_path[PATH_MAX];	/* the example, "" if not found */
 static int failures;		/* failed checks of the running test */
 
 #define CHECK(cond) do {						\
@@ -117,56 +118,53 @@ static void find_edu(void)
 	closedir(d);
 }
 
-static void find_lsuio(void)
+/* Find a tool: $<ENV>, next to this binary, then /bin, /sbin, /usr/sbin. */
+static void find_tool(const char *name, const char *env, char *out,
+		      size_t len)
 {
 	static const char * const dirs[] = { "/bin", "/sbin", "/usr/sbin" };
 	char self[PATH_MAX], *slash;
 	unsigned int i;
 	ssize_t n;
 
-	if (getenv("LSUIO") && !access(getenv("LSUIO"), X_OK)) {
-		snprintf(lsuio_path, sizeof(lsuio_path), "%s",
-			 getenv("LSUIO"));
+	if (getenv(env) && !access(getenv(env), X_OK)) {
+		snprintf(out, len, "%s", getenv(env));
 		return;
 	}
-	n = readlink("/proc/self/exe", self, sizeof(self) - 8);
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n > 0) {
 		self[n] = '\0';
 		slash = strrchr(self, '/');
 		if (slash) {
-			strcpy(slash + 1, "lsuio");
-			if (!access(self, X_OK)) {
-				strcpy(lsuio_path, self);
+			slash[1] = '\0';
+			snprintf(out, len, "%s%s", self, name);
+			if (!access(out, X_OK))
 				return;
-			}
 		}
 	}
 	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
-		snprintf(lsuio_path, sizeof(lsuio_path), "%s/lsuio", dirs[i]);
-		if (!access(lsuio_path, X_OK))
+		snprintf(out, len, "%s/%s", dirs[i], name);
+		if (!access(out, X_OK))
 			return;
 	}
-	lsuio_path[0] = '\0';
+	out[0] = '\0';
 }
 
 /* Open the edu's UIO device and map BAR0; skip without an edu. */
-static struct uio_dev *edu_open(volatile uint32_t **bar0)
+static struct uio_dev *edu_open(void **bar0)
 {
 	struct uio_dev *dev;
-	void *p;
 
 	if (!edu_addr[0])
 		skip("no edu device (1234:11e8) in this guest");
 	REQUIRE_OK(uio_open_by_parent(edu_addr, &dev));
-	if (bar0) {
-		REQUIRE_OK(uio_map(dev, 0, &p, NULL));
-		*bar0 = p;
-	}
+	if (bar0)
+		REQUIRE_OK(uio_map(dev, 0, bar0, NULL));
 	return dev;
 }
 
-#define RD(bar, reg)		((bar)[(reg) / 4])
-#define WR(bar, reg, val)	((bar)[(reg) / 4] = (val))
+#define RD(bar, reg)		uio_read32(bar, reg)
+#define WR(bar, reg, val)	uio_write32(bar, reg, val)
 
 static void test_find_by_name_finds_the_edu(void)
 {
@@ -227,7 +225,7 @@ close:
 
 static void test_bar0_reads_edu_id_and_liveness(void)
 {
-	volatile uint32_t *bar;
+	void *bar;
 	struct uio_dev *dev;
 
 	dev = edu_open(&bar);
@@ -241,7 +239,7 @@ static void test_bar0_reads_edu_id_and_liveness(void)
 
 static void test_factorial_register_computes_5(void)
 {
-	volatile uint32_t *bar;
+	void *bar;
 	struct uio_dev *dev;
 	int spins = 0;
 
@@ -258,7 +256,7 @@ static void test_factorial_register_computes_5(void)
 static void test_irq_round_trip_counts_each_interrupt(void)
 {
 	uint32_t count, missed, prev = 0;
-	volatile uint32_t *bar;
+	void *bar;
 	struct uio_dev *dev;
 	int i;
 
@@ -288,7 +286,7 @@ static void test_irq_round_trip_counts_each_interrupt(void)
 /* A disabled interrupt stays pending and arrives on enable. */
 static void test_irq_disable_holds_event_until_enable(void)
 {
-	volatile uint32_t *bar;
+	void *bar;
 	struct uio_dev *dev;
 	uint32_t count;
 
@@ -304,16 +302,17 @@ static void test_irq_disable_holds_event_until_enable(void)
 	uio_close(dev);
 }
 
-/* Run lsuio with one argument; its stdout goes to buf. */
-static int run_lsuio(const char *arg, char *buf, size_t len)
+/* Run a tool with up to two arguments; its stdout goes to buf. */
+static int run_tool(const char *path, const char *arg1, const char *arg2,
+		    char *buf, size_t len)
 {
 	size_t got = 0;
 	int pfd[2], status;
 	ssize_t n;
 	pid_t pid;
 
-	if (!lsuio_path[0])
-		skip("lsuio not found");
+	if (!path[0])
+		skip("tool not found");
 	if (pipe(pfd))
 		return -1;
 	pid = fork();
@@ -322,7 +321,7 @@ static int run_lsuio(const char *arg, char *buf, size_t len)
 	if (!pid) {
 		dup2(pfd[1], 1);
 		close(pfd[0]);
-		execl(lsuio_path, "lsuio", arg, (char *)NULL);
+		execl(path, path, arg1, arg2, (char *)NULL);
 		_exit(127);
 	}
 	close(pfd[1]);
@@ -344,16 +343,16 @@ static void test_lsuio_json_lists_the_edu(void)
 	if (!edu_addr[0])
 		skip("no edu device");
 	REQUIRE_OK(uio_find_by_parent(edu_addr, &n));
-	CHECK_EQ(run_lsuio("--json", out, sizeof(out)), 0);
+	CHECK_EQ(run_tool(lsuio_path, "--json", NULL, out, sizeof(out)), 0);
 	CHECK(!strncmp(out, "{\"lsuio_json_version\":1,\"devices\":[", 35));
 	snprintf(want, sizeof(want),
 		 "{\"device\":\"uio%u\",\"number\":%u,\"name\":\"uio_pci_generic\",",
 		 n, n);
-	CHECK(strstr(out, want) );
+	CHECK(strstr(out, want));
 	snprintf(want, sizeof(want),
 		 "\"parent\":\"%s\",\"driver\":\"uio_pci_generic\"", edu_addr);
-	CHECK(strstr(out, want) );
-	CHECK(strstr(out, "\"maps\":[{\"index\":0,") );
+	CHECK(strstr(out, want));
+	CHECK(strstr(out, "\"maps\":[{\"index\":0,"));
 	if (failures)
 		printf("# lsuio --json said:\n%s", out);
 }
@@ -366,13 +365,13 @@ static void test_lsuio_plain_line_names_device(void)
 	if (!edu_addr[0])
 		skip("no edu device");
 	REQUIRE_OK(uio_find_by_parent(edu_addr, &n));
-	CHECK_EQ(run_lsuio("-m", out, sizeof(out)), 0);
+	CHECK_EQ(run_tool(lsuio_path, "-m", NULL, out, sizeof(out)), 0);
 	snprintf(want, sizeof(want), "uio%u uio_pci_generic ", n);
-	CHECK(strstr(out, want) );
+	CHECK(strstr(out, want));
 	snprintf(want, sizeof(want), " parent=%s driver=uio_pci_generic\n",
 		 edu_addr);
-	CHECK(strstr(out, want) );
-	CHECK(strstr(out, "\tmap0: ") );
+	CHECK(strstr(out, want));
+	CHECK(strstr(out, "\tmap0: "));
 	if (failures)
 		printf("# lsuio -m said:\n%s", out);
 }
@@ -388,6 +387,20 @@ static bool write_str(const char *path, const char *s)
 	return !fclose(f) && ok;
 }
 
+/* The example driver runs through ID, liveness, 5! and interrupts. */
+static void test_edu_example_runs_to_completion(void)
+{
+	char out[4096];
+
+	if (!edu_addr[0])
+		skip("no edu device");
+	CHECK_EQ(run_tool(edu_uio_path, edu_addr, "4", out, sizeof(out)), 0);
+	CHECK(strstr(out, "5! = 120\n"));
+	CHECK(strstr(out, "irq 3: status 0x8, "));
+	if (failures)
+		printf("# edu_uio said:\n%s", out);
+}
+
 /*
  * Unbinding removes the UIO device under an open file and a live mapping:
  * wait and irqcontrol fail with EIO, sysfs lookups with ENODEV, touching
@@ -398,7 +411,7 @@ static void test_unbind_makes_the_device_gone(void)
 {
 	const char *drv = "/sys/bus/pci/drivers/uio_pci_generic";
 	struct uio_device_info info;
-	volatile uint32_t *bar;
+	void *bar;
 	char path[PATH_MAX];
 	struct uio_dev *dev;
 	unsigned int n, m;
@@ -448,6 +461,7 @@ static const struct test tests[] = {
 	T(test_irq_disable_holds_event_until_enable),
 	T(test_lsuio_json_lists_the_edu),
 	T(test_lsuio_plain_line_names_device),
+	T(test_edu_example_runs_to_completion),
 	T(test_unbind_makes_the_device_gone),
 };
 
@@ -461,13 +475,15 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	find_edu();
-	find_lsuio();
+	find_tool("lsuio", "LSUIO", lsuio_path, sizeof(lsuio_path));
+	find_tool("edu_uio", "EDU_UIO", edu_uio_path, sizeof(edu_uio_path));
 	for (i = 0; i < nr; i++)
 		if (!filter || strstr(tests[i].name, filter))
 			planned++;
 	printf("TAP version 13\n1..%u\n", planned);
-	printf("# edu at %s, lsuio at %s\n", edu_addr[0] ? edu_addr : "-",
-	       lsuio_path[0] ? lsuio_path : "-");
+	printf("# edu at %s, lsuio at %s, edu_uio at %s\n",
+	       edu_addr[0] ? edu_addr : "-", lsuio_path[0] ? lsuio_path : "-",
+	       edu_uio_path[0] ? edu_uio_path : "-");
 	for (i = 0; i < nr; i++) {
 		const char *verdict = "not ok", *extra = "";
 
