@@ -608,7 +608,8 @@ int uio_list_devices(unsigned int **numbers, size_t *count)
 		list[nr++] = n;
 	}
 	closedir(d);
-	qsort(list, nr, sizeof(*list), uio_cmp_uint);
+	if (nr)
+		qsort(list, nr, sizeof(*list), uio_cmp_uint);
 	*numbers = list;
 	*count = nr;
 	return 0;
@@ -767,8 +768,8 @@ int uio_map(struct uio_dev *dev, unsigned int index, void **ptr,
 	    size_t *size)
 {
 	const struct uio_map_info *m;
+	size_t page, len, inpage;
 	struct uio_mapping *mp;
-	size_t page, len;
 	void *base;
 
 	if (!dev || !ptr)
@@ -779,13 +780,18 @@ int uio_map(struct uio_dev *dev, unsigned int index, void **ptr,
 	if (m->err)
 		return m->err;
 	page = sysconf(_SC_PAGESIZE);
-	/* The kernel only maps what lies in the map's pages. */
-	if (m->offset >= page)
+	/*
+	 * The kernel maps at most the pages that addr .. addr + size - 1
+	 * touches. Without a readable addr, offset is the best guess of
+	 * where in its page the region starts. uio_check_map() keeps
+	 * offset + size far from SIZE_MAX.
+	 */
+	inpage = m->addr_known ? m->addr & (page - 1) : m->offset;
+	len = (inpage + m->size + page - 1) & ~(page - 1);
+	if (m->offset >= page || m->offset >= len)
 		return -EOVERFLOW;
 	mp = &dev->mappings[index];
 	if (!mp->base) {
-		/* uio_check_map() keeps offset + size far from SIZE_MAX. */
-		len = (m->offset + m->size + page - 1) & ~(page - 1);
 		base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
 			    dev->fd, (off_t)index * page);
 		if (base == MAP_FAILED)

@@ -738,6 +738,59 @@ static void test_map_writes_reach_the_device(void)
 	close(fd);
 }
 
+/* Length of the mapping that contains addr, from /proc/self/maps. */
+static unsigned long mapping_len(const void *addr)
+{
+	unsigned long start, end, a = (unsigned long)addr;
+	char line[512];
+	FILE *f;
+
+	f = fopen("/proc/self/maps", "r");
+	REQUIRE(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx", &start, &end) == 2 &&
+		    a >= start && a < end) {
+			fclose(f);
+			return end - start;
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+/* The kernel allows the pages addr .. addr + size - 1 touches, no more. */
+static void test_map_length_covers_the_pages_of_the_region(void)
+{
+	struct uio_dev *dev;
+	char addr[32], off[32];
+	void *p;
+
+	good_tree();
+	/* straddles a page boundary: two pages */
+	snprintf(addr, sizeof(addr), "0x%lx\n", 0x40000000 + page - 16);
+	snprintf(off, sizeof(off), "0x%lx\n", page - 16);
+	add_map(0, 1, NULL, addr, "0x20\n", off);
+	/* page-aligned addr, offset inside size (mainline style): one page */
+	snprintf(off, sizeof(off), "0x%lx\n", page);
+	add_map(0, 3, NULL, "0x40000000\n", off, "0x10\n");
+	dev_file(0, 5);
+	REQUIRE(!uio_open(0, &dev));
+	CHECK_EQ(uio_map(dev, 1, &p, NULL), 0);
+	if (!failures) {
+		CHECK_EQ((uintptr_t)p % page, page - 16);
+		CHECK_EQ(mapping_len(p), 2 * page);
+	}
+	CHECK_EQ(uio_map(dev, 3, &p, NULL), 0);
+	if (!failures) {
+		CHECK_EQ((uintptr_t)p % page, 16);
+		CHECK_EQ(mapping_len(p), page);
+	}
+	CHECK_EQ(uio_map(dev, 0, &p, NULL), 0);
+	if (!failures)
+		CHECK_EQ(mapping_len(p), 0x100000);
+	uio_close(dev);
+}
+
 static void test_map_by_name_and_missing_maps(void)
 {
 	struct uio_dev *dev;
@@ -984,6 +1037,7 @@ static const struct test tests[] = {
 	T(test_open_by_name_and_parent_pick_the_device),
 	T(test_map_points_at_offset_in_map_page),
 	T(test_map_writes_reach_the_device),
+	T(test_map_length_covers_the_pages_of_the_region),
 	T(test_map_by_name_and_missing_maps),
 	T(test_map_refuses_a_bad_map),
 	T(test_unmap_twice_is_enxio),
