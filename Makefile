@@ -22,6 +22,12 @@ check-stock:
 check-rt:
 	$(HOST)/check.sh rt
 
+# Reliability run (long mode): unplug under load, module lifetime, races,
+# event storms, the shared line and the ABI fuzzer; see host/stress.sh.
+.PHONY: stress
+stress:
+	$(HOST)/stress.sh long
+
 # Boot QEMU with the edu device and drive it from user space via /dev/uio0.
 demo:
 	$(HOST)/demo.sh
