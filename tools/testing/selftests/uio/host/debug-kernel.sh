@@ -41,7 +41,13 @@ out=$base/debug-$key
 log() { echo "# debug-kernel: $*" >&2; }
 
 if [ ! -f "$out/bzImage" ]; then
-	mkdir -p "$bdir"
+	# Objects and .cmd files name their source tree: start afresh when
+	# the tree changed.
+	if [ "$(cat "$bdir/.uio-tree" 2>/dev/null)" != "$tree" ]; then
+		rm -rf "$bdir"
+		mkdir -p "$bdir"
+		echo "$tree" > "$bdir/.uio-tree"
+	fi
 	if [ "$(cat "$bdir/.uio-confkey" 2>/dev/null)" != "$confkey" ]; then
 		log "configuring $bdir"
 		make -s -C "$tree" O="$bdir" tinyconfig >&2
@@ -73,6 +79,8 @@ if [ ! -f "$out/bzImage" ]; then
 		"$out.tmp/modules/"
 	rm -rf "$out"
 	mv "$out.tmp" "$out"
+	# Keep the three newest kernels.
+	ls -dt "$base"/debug-* | grep -v '\.tmp$' | tail -n +4 | xargs -r rm -rf
 fi
 
 echo "$out/bzImage"

@@ -108,8 +108,13 @@ configure() {
 	_b=$1
 	shift
 	_key=$(cat "$@" | sha256sum | cut -c1-16)
+	# Objects and .cmd files name their source tree.
+	if [ "$(cat "$_b/.uio-tree" 2>/dev/null)" != "$tree" ]; then
+		rm -rf "$_b"
+		mkdir -p "$_b"
+		echo "$tree" > "$_b/.uio-tree"
+	fi
 	[ "$(cat "$_b/.uio-confkey" 2>/dev/null)" = "$_key" ] && return 0
-	mkdir -p "$_b"
 	make -s -C "$tree" O="$_b" tinyconfig &&
 	"$tree/scripts/kconfig/merge_config.sh" -m -O "$_b" "$_b/.config" "$@" &&
 	make -s -C "$tree" O="$_b" olddefconfig || return 1

@@ -85,6 +85,11 @@ if [ ! -f "$tree/.patched" ]; then
 	)
 	touch "$tree.tmp/.patched"
 	mv "$tree.tmp" "$tree"
+	# Old trees go; build directories note their tree in .uio-tree
+	# and start afresh when it changes.
+	for d in "$base"/tree-*; do
+		[ "$d" = "$tree" ] || rm -rf "$d"
+	done
 fi
 
 # 4. Sync our files; remove what we synced before and no longer ship.
