@@ -945,9 +945,12 @@ static int uio_fs_init_fs_context(struct fs_context *fc)
 	return init_pseudo(fc, UIO_FS_MAGIC) ? 0 : -ENOMEM;
 }
 
+/*
+ * No .owner: the mount below would pin this module until uio_exit(), which
+ * then never runs. The type is never registered, so nobody else mounts it.
+ */
 static struct file_system_type uio_fs_type = {
 	.name			= "uio",
-	.owner			= THIS_MODULE,
 	.init_fs_context	= uio_fs_init_fs_context,
 	.kill_sb		= kill_anon_super,
 };

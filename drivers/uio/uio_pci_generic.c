@@ -84,6 +84,8 @@ static void uio_pci_generic_add_bars(struct uio_pci_generic_dev *gdev)
 			}
 			info->mem[nmem].name = name;
 			info->mem[nmem].addr = pci_resource_start(pdev, bar);
+			/* A small BAR need not start on a page boundary. */
+			info->mem[nmem].offs = info->mem[nmem].addr & ~PAGE_MASK;
 			info->mem[nmem].size = pci_resource_len(pdev, bar);
 			info->mem[nmem].memtype = UIO_MEM_PHYS;
 			nmem++;

@@ -9,12 +9,16 @@
 # the key and prints the path again.  The last line on stdout is always
 # the path of the built qemu-system-x86_64; everything else goes to stderr.
 #
-# The dfsg source lacks the firmware blobs, so the binary is built without
-# any; take BIOS, option ROMs and keymaps from the installed qemu-system-x86
-# / qemu-system-data / ipxe-qemu packages:
+# The dfsg source lacks the firmware blobs, so none is built or installed;
+# the binary's firmware search path is Debian's own (FIRMWARE_PATH below:
+# qemu-system-data, seabios and ipxe-qemu, which this script installs when
+# missing), so it runs from the cache directory without -L:
 #
-#   $(build-qemu.sh | tail -n1) -L /usr/share/qemu -L /usr/share/seabios \
-#       -M pc -accel tcg -device hilscher-cif,subdevice=0x430 ...
+#   $(build-qemu.sh | tail -n1) -M pc -accel tcg -nographic \
+#       -device hilscher-cif,subdevice=0x430,cycle-us=2000 ...
+#
+# For a binary built elsewhere, the same is done by hand with
+# "-L /usr/share/qemu -L /usr/share/seabios -L /usr/lib/ipxe/qemu".
 #
 # Environment: UIO_CACHE (default /var/cache/uio-dev), JOBS (default nproc).
 
@@ -30,6 +34,9 @@ BUILD_DEPS="build-essential dpkg-dev ninja-build meson pkg-config python3
 MODEL_FILES="hw/misc/hilscher_cif.c docs/specs/hilscher-cif.txt"
 PATCHES=patches/0001-hw-misc-hilscher-cif-build-glue.patch
 HEADER=tools/uio/cif/cif_dpram.h
+# Where Debian's own QEMU looks for BIOS, VGA BIOS and NIC option ROMs.
+FIRMWARE_PATH=/usr/share/qemu:/usr/share/seabios:/usr/lib/ipxe/qemu
+FIRMWARE_PKGS="qemu-system-data seabios ipxe-qemu"
 
 log() { echo "build-qemu: $*" >&2; }
 
@@ -73,7 +80,7 @@ apt_update() {
 
 ensure_build_deps() {
 	local missing=""
-	for p in $BUILD_DEPS; do
+	for p in $BUILD_DEPS $FIRMWARE_PKGS; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
 			grep -q 'ok installed' || missing="$missing $p"
 	done
@@ -133,7 +140,7 @@ main() {
 	# The key covers what reaches the binary: the package version, our
 	# sources and the functions that patch and configure the tree (not
 	# comments, so editing this header does not force a rebuild).
-	key=$( (echo "$ver"; declare -f apply_model main;
+	key=$( (echo "$ver $FIRMWARE_PATH"; declare -f apply_model main;
 		cat "$TOP/qemu/hw/misc/hilscher_cif.c";
 		for p in $PATCHES; do cat "$TOP/qemu/$p"; done;
 		cat "$TOP/$HEADER") | sha256sum | cut -c1-16)
@@ -155,11 +162,16 @@ main() {
 
 	# Trim the device set to what the UIO tests need (PC machines, serial
 	# console, edu, our card); minikconf adds whatever the machines
-	# select.  Written before configure, which reads it.
+	# select.  The parallel port and the default NICs are there so plain
+	# command lines work without -parallel none / -nic none.  Written
+	# before configure, which reads it.
 	cat > "$tree/configs/devices/x86_64-softmmu/default.mak" <<'MAK'
 CONFIG_I440FX=y
 CONFIG_Q35=y
 CONFIG_SERIAL_ISA=y
+CONFIG_PARALLEL=y
+CONFIG_E1000_PCI=y
+CONFIG_E1000E_PCI_EXPRESS=y
 CONFIG_VGA_PCI=y
 CONFIG_TEST_DEVICES=y
 CONFIG_EDU=y
@@ -172,7 +184,8 @@ MAK
 		--without-default-features --without-default-devices \
 		--enable-tcg --disable-kvm --disable-xen --disable-docs \
 		--disable-install-blobs --enable-fdt=system \
-		--enable-trace-backends=nop \
+		--firmwarepath=$FIRMWARE_PATH \
+		--enable-trace-backends=log \
 		--disable-werror >&2)
 	log "building with $JOBS jobs"
 	ninja -C "$tree/build" -j "$JOBS" qemu-system-x86_64 >&2

@@ -1,23 +1,39 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The guest half of `make check`: for each kernel flavour, build our
-# modules and the tests, boot QEMU with the edu device, and report.
+# `make check`: the host-side tests (libuio and lsuio against fake sysfs
+# trees, the howto's examples when present), then for each kernel flavour:
+# build our modules and the tests, boot QEMU with the edu devices, report.
 #   check.sh [stock] [rt]       (default: both)
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../../../.." && pwd)
 flavours=${*:-stock rt}
+tools=$top/tools/uio
 
 "$here/deps.sh"
+mkdir -p "$top/build"
 logs=
+
+echo "# host: libuio and lsuio" >&2
+make -s -C "$tools" test > "$top/build/libuio-host.tap" 2>&1 || true
+logs="$logs tap:libuio-host=$top/build/libuio-host.tap"
+
+# The user-space tools run in the guest: lsuio and the example in /sbin.
+make -s -C "$tools" STATIC=1 lsuio examples/edu_uio tests/guest_libuio_test >&2
+extra=$(mktemp -d)
+trap 'rm -rf "$extra"' EXIT
+mkdir -p "$extra/sbin" "$extra/tests"
+cp "$tools/lsuio" "$tools/examples/edu_uio" "$extra/sbin/"
+cp "$tools/tests/guest_libuio_test" "$extra/tests/"
+
 for fl in $flavours; do
 	krel=$("$here/kernel.sh" "$fl")
 	out=$top/build/$krel
 	echo "# $fl kernel $krel: building" >&2
 	"$here/build.sh" "$krel" "$out" >&2
-	"$here/initramfs.sh" "$out" "$out/initramfs.cpio.gz" \
-		uio_core_test uio_pci_generic_test
+	EXTRA_ROOT=$extra "$here/initramfs.sh" "$out" \
+		"$out/initramfs.cpio.gz" uio_core_test uio_pci_generic_test
 	echo "# $fl kernel $krel: booting" >&2
 	"$here/boot.sh" "$krel" "$out/initramfs.cpio.gz" "$out/guest.log"
 	logs="$logs $fl=$out/guest.log"

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # /init of the test guest: load our modules (never the distribution's
 # uio.ko, which is not even in the image), bind the test devices, run every
-# test binary in /tests with markers the host parses, dump the kernel log,
-# power off.
+# test binary in /tests with markers the host parses, unload the modules,
+# dump the kernel log, power off.
 /bin/busybox --install -s /bin
 mkdir -p /proc /sys /dev /tmp
 mount -t proc proc /proc
@@ -29,6 +29,11 @@ for t in *; do
 	echo "=== BEGIN $t"
 	./"$t" 2>&1
 	echo "=== END $t rc=$?"
+done
+# Every reference must be gone: unload in reverse order.
+for m in uio_test_mod uio_cif uio_pci_generic uio; do
+	grep -q "^$m " /proc/modules || continue
+	rmmod "$m" || echo "=== RMMOD FAILED $m"
 done
 echo "=== DMESG BEGIN"
 dmesg

@@ -13,7 +13,6 @@ out=$2
 shift 2
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(mktemp -d)
-chmod 0755 "$root"
 trap 'rm -rf "$root"' EXIT
 
 mkdir -p "$root/bin" "$root/modules" "$root/tests"
@@ -33,4 +32,6 @@ done
 if [ -n "${EXTRA_ROOT:-}" ]; then
 	cp -a "$EXTRA_ROOT/." "$root/"
 fi
+# Unprivileged tests must be able to resolve paths below /.
+chmod 0755 "$root"
 (cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 > "$out"

@@ -20,7 +20,7 @@ KERNEL_REPORT = re.compile(
     r'(BUG:|WARNING:|Oops|general protection fault|Kernel panic|'
     r'possible circular locking|possible recursive locking|'
     r'inconsistent lock state|lockdep|KASAN|UBSAN|kmemleak:|'
-    r'INFO: task .* blocked|unreferenced object|=== INSMOD FAILED)')
+    r'INFO: task .* blocked|unreferenced object|=== (?:INSMOD|RMMOD) FAILED)')
 
 
 def parse(label, text):
