@@ -22,6 +22,7 @@
 #include "hw/misc/cif_dpram.h"
 #include "migration/vmstate.h"
 #include "qom/object.h"
+#include "trace.h"
 
 #define TYPE_HILSCHER_CIF "hilscher-cif"
 OBJECT_DECLARE_SIMPLE_TYPE(HilscherCIFState, HILSCHER_CIF)
@@ -96,6 +97,7 @@ static void cif_update_irq(HilscherCIFState *s)
                  FIELD_EX32(s->intcsr, INTCSR, INT1_EN) &&
                  cif_int1_active(s);
 
+    trace_hilscher_cif_intx(level);
     pci_set_irq(PCI_DEVICE(s), level);
 }
 
@@ -139,6 +141,7 @@ static void cif_plx_write(void *opaque, hwaddr addr, uint64_t val64,
         uint32_t v = deposit32(s->intcsr, shift, size * 8, val64);
 
         s->intcsr = v & CIF_INTCSR_WMASK;
+        trace_hilscher_cif_intcsr_write(s->intcsr);
         cif_update_irq(s);
         break;
     }
@@ -191,6 +194,7 @@ static void cif_fw_answer(void *opaque)
     cif_dp_set(s, CIF_DP_H2C_FLAG, CIF_MBX_EMPTY);
     cif_dp_set(s, CIF_DP_C2H_FLAG, CIF_MBX_FULL);
     s->h2c_pending = false;
+    trace_hilscher_cif_mbx_answer(cmd, len, status);
     cif_update_irq(s);
 }
 
@@ -222,6 +226,7 @@ static void cif_cycle_post(HilscherCIFState *s)
     cif_dp_set(s, CIF_DP_CYCLE_COUNT, count);
     cif_dp_set(s, CIF_DP_CYCLE_FLAG, 1);
     s->cycle_pending = false;
+    trace_hilscher_cif_cycle(count);
     if (limit && count >= limit) {
         cif_dp_set(s, CIF_DP_CYCLE_CTRL, 0);
     } else {
@@ -243,9 +248,11 @@ static void cif_cycle_tick(void *opaque)
         return;
     }
     if (cif_dp_get(s, CIF_DP_CYCLE_FLAG) != 0) {
-        cif_dp_set(s, CIF_DP_CYCLE_DEFER,
-                   cif_dp_get(s, CIF_DP_CYCLE_DEFER) + 1);
+        uint32_t deferred = cif_dp_get(s, CIF_DP_CYCLE_DEFER) + 1;
+
+        cif_dp_set(s, CIF_DP_CYCLE_DEFER, deferred);
         s->cycle_pending = true;
+        trace_hilscher_cif_cycle_held(deferred);
         return;
     }
     cif_cycle_post(s);
