@@ -396,12 +396,19 @@ static void uio_sysfs_del(struct uio_device *idev)
 
 /* --- interrupts and events -------------------------------------------- */
 
+static void uio_signal_event(struct uio_device *idev)
+{
+	atomic_inc(&idev->event);
+	wake_up_interruptible(&idev->wait);
+	kill_fasync(&idev->async_queue, SIGIO, POLL_IN);
+}
+
 /**
  * uio_event_notify() - count an event and wake the device's waiters
  * @info: the stub's description, as registered
  *
- * The core calls this for every interrupt the stub's handler claims; stubs
- * with %UIO_IRQ_CUSTOM call it for their own events. Calls after
+ * For stubs with %UIO_IRQ_CUSTOM that report their own events; the core
+ * counts the interrupts a stub's handler claims by itself. Calls after
  * uio_unregister_device() has returned are ignored.
  *
  * Context: any context, including hard interrupt.
@@ -413,24 +420,21 @@ void uio_event_notify(struct uio_info *info)
 	/* Unregister clears uio_dev and then waits for a grace period. */
 	rcu_read_lock();
 	idev = READ_ONCE(info->uio_dev);
-	if (idev) {
-		atomic_inc(&idev->event);
-		wake_up_interruptible(&idev->wait);
-		kill_fasync(&idev->async_queue, SIGIO, POLL_IN);
-	}
+	if (idev)
+		uio_signal_event(idev);
 	rcu_read_unlock();
 }
 EXPORT_SYMBOL_GPL(uio_event_notify);
 
+/* free_irq() runs before unregister drops the description or idev. */
 static irqreturn_t uio_interrupt(int irq, void *dev_id)
 {
 	struct uio_device *idev = dev_id;
-	/* free_irq() runs before unregister drops the description. */
 	struct uio_info *info = idev->info;
 	irqreturn_t ret = info->handler(irq, info);
 
 	if (ret == IRQ_HANDLED)
-		uio_event_notify(info);
+		uio_signal_event(idev);
 	return ret;
 }
 
@@ -545,6 +549,7 @@ static ssize_t uio_read(struct file *filep, char __user *buf, size_t count,
 {
 	struct uio_listener *listener = filep->private_data;
 	struct uio_device *idev = listener->idev;
+	DECLARE_WAITQUEUE(wait, current);
 	s32 event;
 	int ret;
 
@@ -554,20 +559,31 @@ static ssize_t uio_read(struct file *filep, char __user *buf, size_t count,
 	if (ret)
 		return ret;
 
+	/* Queued once for the whole wait: each wakeup costs one lock round. */
+	add_wait_queue(&idev->wait, &wait);
 	for (;;) {
-		if (uio_is_gone(idev))
-			return -EIO;
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (uio_is_gone(idev)) {
+			ret = -EIO;
+			break;
+		}
 		event = atomic_read(&idev->event);
 		if (event != listener->event_seen)
 			break;
-		if (filep->f_flags & O_NONBLOCK)
-			return -EAGAIN;
-		ret = wait_event_interruptible(idev->wait,
-					       uio_event_pending(listener) ||
-					       uio_is_gone(idev));
-		if (ret)
-			return ret;
+		if (filep->f_flags & O_NONBLOCK) {
+			ret = -EAGAIN;
+			break;
+		}
+		if (signal_pending(current)) {
+			ret = -ERESTARTSYS;
+			break;
+		}
+		schedule();
 	}
+	__set_current_state(TASK_RUNNING);
+	remove_wait_queue(&idev->wait, &wait);
+	if (ret)
+		return ret;
 
 	if (copy_to_user(buf, &event, sizeof(event)))
 		return -EFAULT;
