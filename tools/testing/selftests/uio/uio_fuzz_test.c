@@ -336,10 +336,16 @@ static void op_close(void)
 	files[slot].fd = -1;
 }
 
-/* Arm the timer that turns a blocking read or poll into EINTR. */
+/*
+ * Arm the timer that turns a blocking read into EINTR. It repeats: a
+ * single shot could fire before read() sleeps and leave it blocked.
+ */
 static void arm_interrupt(void)
 {
-	struct itimerspec its = { .it_value.tv_nsec = 5 * 1000 * 1000 };
+	struct itimerspec its = {
+		.it_value.tv_nsec = 5 * 1000 * 1000,
+		.it_interval.tv_nsec = 5 * 1000 * 1000,
+	};
 
 	timer_settime(intr_timer, 0, &its, NULL);
 }
