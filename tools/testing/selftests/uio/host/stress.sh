@@ -32,7 +32,7 @@ else
 	krel=$("$here/kernel.sh" stock)
 	kind=stock
 fi
-out=$top/build/stress-$krel
+out=$top/build/stress-$mode-$krel
 echo "# stress ($mode) on the $kind kernel $krel: building" >&2
 "$here/build.sh" "$krel" "$out" >&2
 
