@@ -6,9 +6,10 @@
 # kmemleak reports:
 #   stress.sh [short|long] [VAR=value...]
 # VAR=value pairs reach the guest programs' environment (UIO_STRESS_*,
-# UIO_FUZZ_*; see uio_stress_test.c and uio_fuzz_test.c). The kernel is
-# the debug kernel of debug-kernel.sh when that script exists, else
-# Debian's stock kernel; UIO_STRESS_KERNEL names a release instead.
+# UIO_FUZZ_*; see uio_stress_test.c and uio_fuzz_test.c). The kernel:
+# UIO_STRESS_KERNEL=debug (debug-kernel.sh: KASAN, lockdep, kmemleak),
+# stock, rt, or a release with headers; by default debug when
+# debug-kernel.sh exists, else stock.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,19 +23,38 @@ long)	limit=7200 ;;
 esac
 
 "$here/deps.sh"
-if [ -n "${UIO_STRESS_KERNEL:-}" ]; then
-	krel=$UIO_STRESS_KERNEL
-	kind=given
-elif [ -x "$here/debug-kernel.sh" ]; then
-	krel=$("$here/debug-kernel.sh")
-	kind=debug
-else
-	krel=$("$here/kernel.sh" stock)
-	kind=stock
+# auto: the debug kernel when its script exists (building it if needed).
+kernel=${UIO_STRESS_KERNEL:-auto}
+if [ "$kernel" = auto ]; then
+	kernel=stock
+	[ -x "$here/debug-kernel.sh" ] && kernel=debug
 fi
+image=
+case "$kernel" in
+debug)
+	image=$("$here/debug-kernel.sh" | sed -n 1p)
+	[ -f "$image" ] || { echo "no debug kernel" >&2; exit 1; }
+	krel=debug
+	# build.sh needs some headers for the tests; its modules are replaced.
+	hrel=$("$here/kernel.sh" stock)
+	;;
+stock|rt)
+	krel=$("$here/kernel.sh" "$kernel")
+	hrel=$krel
+	;;
+*)
+	krel=$kernel
+	hrel=$krel
+	kernel=given
+	;;
+esac
 out=$top/build/stress-$mode-$krel
-echo "# stress ($mode) on the $kind kernel $krel: building" >&2
-"$here/build.sh" "$krel" "$out" >&2
+echo "# stress ($mode) on the $kernel kernel $krel: building" >&2
+"$here/build.sh" "$hrel" "$out" >&2
+if [ -n "$image" ]; then
+	rm -f "$out"/modules/*.ko
+	cp "$(dirname "$image")"/modules/*.ko "$out/modules/"
+fi
 
 extra=$(mktemp -d)
 trap 'rm -rf "$extra"' EXIT
@@ -51,12 +71,13 @@ GUEST_INIT=$here/stress-guest.sh EXTRA_ROOT=$extra \
 	"$here/initramfs.sh" "$out" "$out/initramfs.cpio.gz" \
 	uio_stress_test uio_fuzz_test
 
-echo "# stress ($mode) on the $kind kernel $krel: booting" >&2
+echo "# stress ($mode) on the $kernel kernel $krel: booting" >&2
 start=$(date +%s)
+KERNEL_IMAGE=${image:-/boot/vmlinuz-$krel} \
 UIO_BOOT_TIMEOUT=${UIO_BOOT_TIMEOUT:-$limit} \
 	"$here/boot.sh" "$krel" "$out/initramfs.cpio.gz" "$out/guest.log"
 echo "# guest ran $(($(date +%s) - start)) s; log: $out/guest.log" >&2
 # The figures the programs print, then the verdict.
 grep -E '^# .*(survived|operations|events|raised|nobody|memory used|total|seed|[0-9]\.[0-9] s$)' \
 	"$out/guest.log" >&2 || true
-exec python3 "$here/report.py" "$kind=$out/guest.log"
+exec python3 "$here/report.py" "$kernel=$out/guest.log"
