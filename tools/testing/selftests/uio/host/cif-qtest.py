@@ -51,7 +51,6 @@ class QTest:
             [qemu, "-machine", "pc", "-accel", "qtest", "-qtest", "stdio",
              "-display", "none", "-nodefaults", "-monitor", "none",
              "-serial", "none", "-parallel", "none",
-             "-L", "/usr/share/qemu", "-L", "/usr/share/seabios",
              "-device", "hilscher-cif,addr=%02x.0%s" % (SLOT, devargs)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, text=True)
@@ -142,8 +141,7 @@ def test_identity(t, qemu):
             t.check("ids 0x%x: BAR at 0x%x sizes" % (sub, bar), q.cfg_read(bar), want)
         q.close()
     p = subprocess.run([qemu, "-machine", "pc", "-accel", "qtest", "-display",
-                        "none", "-nodefaults", "-L", "/usr/share/qemu",
-                        "-L", "/usr/share/seabios", "-device",
+                        "none", "-nodefaults", "-device",
                         "hilscher-cif,subdevice=0x431"],
                        stdin=subprocess.DEVNULL, capture_output=True, text=True,
                        timeout=20)
