@@ -10,7 +10,7 @@
  *
  *   uio_fuzz_test [-l] [-s seed] [-n ops]
  *
- * UIO_FUZZ_SEED, UIO_FUZZ_OPS (short 20000, long 1000000) and
+ * UIO_FUZZ_SEED, UIO_FUZZ_OPS (short 50000, long 1000000) and
  * UIO_FUZZ_TRACE=1 (print every op) do the same through the environment.
  * A failure prints the seed, the op index and the ops before it; the same
  * seed replays the same sequence.
@@ -382,21 +382,22 @@ static void op_read(void)
 	figures[1]++;
 
 	/* The VFS checks the file mode, then the driver: size, liveness... */
-	if (f->acc == O_WRONLY)
+	if (f->acc == O_WRONLY) {
 		want = EBADF;
-	else if (size != 4)
+	} else if (size != 4) {
 		want = EINVAL;
-	else if (dev_gone(f->dev, f->gen) || !dev_has_irq(f->dev))
+	} else if (dev_gone(f->dev, f->gen) || !dev_has_irq(f->dev)) {
 		want = EIO;
-	else if (devs[f->dev].kind == DEV_OTHER) {
+	} else if (devs[f->dev].kind == DEV_OTHER) {
 		static const int errs[] = { EAGAIN, EINTR, EFAULT, EIO };
 
 		expect_any("read", n, err, errs, ARRAY_SIZE(errs));
 		return;
-	} else if (stub_events != f->seen)
+	} else if (stub_events != f->seen) {
 		want = buf == good_buf ? 0 : EFAULT;
-	else
+	} else {
 		want = f->nonblock ? EAGAIN : EINTR;
+	}
 	if (expect("read", n, err, want, n == 4 && good_buf[0] ==
 		   (int32_t)stub_events) && n == 4)
 		f->seen = stub_events;
@@ -423,23 +424,24 @@ static void op_write(void)
 	err = errno;
 	figures[2]++;
 
-	if (f->acc == O_RDONLY)
+	if (f->acc == O_RDONLY) {
 		want = EBADF;
-	else if (size != 4)
+	} else if (size != 4) {
 		want = EINVAL;
-	else if (buf != good_buf)
+	} else if (buf != good_buf) {
 		want = EFAULT;
-	else if (dev_gone(f->dev, f->gen))
+	} else if (dev_gone(f->dev, f->gen)) {
 		want = EIO;
-	else if (devs[f->dev].kind == DEV_NOIRQ)
-		want = ENOSYS;	/* no irqcontrol */
-	else if (devs[f->dev].kind == DEV_OTHER) {
+	} else if (devs[f->dev].kind == DEV_NOIRQ) {
+		want = ENOSYS;	/* no irqcontrol: ABI since 2.6.23 */
+	} else if (devs[f->dev].kind == DEV_OTHER) {
 		static const int errs[] = { EIO, ENOSYS, EINVAL };
 
 		expect_any("write", n, err, errs, ARRAY_SIZE(errs));
 		return;
-	} else
+	} else {
 		want = 0;
+	}
 	expect("write", n, err, want, n == 4);
 }
 
@@ -836,7 +838,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	nops = stress_param("UIO_FUZZ_OPS", 20000, 1000000);
+	nops = stress_param("UIO_FUZZ_OPS", 50000, 1000000);
 	trace = getenv("UIO_FUZZ_TRACE") && *getenv("UIO_FUZZ_TRACE") == '1';
 	rng_state = seed * 0x9e3779b97f4a7c15ULL + 1;
 

@@ -24,7 +24,6 @@
 #include <poll.h>
 #include <pthread.h>
 #include <sys/epoll.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 
 #include "uio_stress.h"
@@ -834,15 +833,6 @@ static int unprivileged_test(void)
 
 	if (minor < 0 || getuid() != 0)
 		return STRESS_SKIP;
-	{
-		const char *p[] = { "/", "/sys", "/sys/class", UIO_CLASS, "/dev" };
-		struct stat st;
-		unsigned int i;
-
-		for (i = 0; i < ARRAY_SIZE(p); i++)
-			if (!stat(p[i], &st))
-				ksft_print_msg("%s mode %o\n", p[i], st.st_mode);
-	}
 	/* As root the stub's LOGICAL address is there and is a kernel one. */
 	uio_path(path, sizeof(path), minor, "maps/map0/addr");
 	if (!stress_check(uio_sysfs_read(path, buf, sizeof(buf)) == 0 &&
