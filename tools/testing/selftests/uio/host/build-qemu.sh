@@ -92,10 +92,11 @@ ensure_build_deps() {
 		--no-install-recommends $missing >&2
 }
 
-# Unpack the source package once per version, without Debian's patches
-# applied twice: dpkg-source applies debian/patches itself.
+# Unpack the source package once per version (dpkg-source applies
+# debian/patches); later builds copy that tree and never modify it.
 fetch_source() {
-	local ver=$1 dir=$CACHE/src/$ver
+	local ver=$1
+	local dir=$CACHE/src/$ver
 	if [ -f "$dir/.unpacked" ]; then
 		SRC=$(cat "$dir/.unpacked")
 		return
