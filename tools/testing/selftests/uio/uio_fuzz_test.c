@@ -132,6 +132,8 @@ static void note(const char *fmt, ...)
 }
 
 static int failures;
+static unsigned int failures_by_op[ARRAY_SIZE(figures)];	/* per figures[] kind */
+static unsigned int cur_kind;	/* figures[] index of the op running */
 
 /*
  * Check an outcome: ret is the call's result, err its errno; want is the
@@ -144,6 +146,7 @@ static bool expect(const char *what, long ret, int err, int want, bool ok_ret)
 
 	if (ok)
 		return true;
+	failures_by_op[cur_kind]++;
 	if (failures >= 20) {
 		failures++;
 		return false;
@@ -332,6 +335,7 @@ static void op_close(void)
 	note("close fd %d", files[slot].fd);
 	ret = close(files[slot].fd);
 	err = errno;
+	figures[12]++;
 	expect("close", ret, err, 0, ret == 0);
 	files[slot].fd = -1;
 }
@@ -731,23 +735,29 @@ static void op_replug(void)
 			devs[i].minor = uio_find(STUB_NAME);
 }
 
+/* Names of the figures[] kinds, in their order. */
+static const char * const kind_names[] = {
+	"open", "read", "write", "poll", "mmap", "touch", "munmap", "lseek",
+	"ioctl", "fcntl", "fire", "replug", "close",
+};
+
 static const struct {
 	void		(*fn)(void);
 	unsigned int	weight;
-	const char	*name;
+	unsigned int	kind;	/* index into figures[] and kind_names[] */
 } ops[] = {
-	{ op_open,	12,	"open" },
-	{ op_read,	14,	"read" },
-	{ op_write,	8,	"write" },
-	{ op_poll,	8,	"poll" },
-	{ op_mmap,	10,	"mmap" },
-	{ op_touch,	12,	"touch" },
-	{ op_munmap,	8,	"munmap" },
-	{ op_lseek,	3,	"lseek" },
-	{ op_ioctl,	4,	"ioctl" },
-	{ op_fcntl,	3,	"fcntl" },
-	{ op_fire,	6,	"fire" },
-	{ op_close,	10,	"close" },
+	{ op_open,	12,	0 },
+	{ op_read,	14,	1 },
+	{ op_write,	8,	2 },
+	{ op_poll,	8,	3 },
+	{ op_mmap,	10,	4 },
+	{ op_touch,	12,	5 },
+	{ op_munmap,	8,	6 },
+	{ op_lseek,	3,	7 },
+	{ op_ioctl,	4,	8 },
+	{ op_fcntl,	3,	9 },
+	{ op_fire,	6,	10 },
+	{ op_close,	10,	12 },
 };
 
 static unsigned long long nops;
@@ -783,6 +793,7 @@ static int fuzz(void)
 			 "(nothing to do)");
 		/* Rarely: the stub goes away and comes back (slow: RCU). */
 		if (rnd_below(2000) == 0) {
+			cur_kind = 11;
 			op_replug();
 			replugs++;
 			continue;
@@ -790,6 +801,7 @@ static int fuzz(void)
 		r = rnd_below(total);
 		for (i = 0; r >= ops[i].weight; i++)
 			r -= ops[i].weight;
+		cur_kind = ops[i].kind;
 		ops[i].fn();
 	}
 
@@ -803,11 +815,16 @@ static int fuzz(void)
 	ksft_print_msg("fuzz: seed %llu, %llu operations fuzzed, %d unexpected "
 		       "outcomes; opens %llu reads %llu writes %llu polls %llu "
 		       "mmaps %llu touches %llu munmaps %llu lseeks %llu ioctls "
-		       "%llu fcntls %llu fires %llu replugs %llu, %d devices\n",
+		       "%llu fcntls %llu fires %llu replugs %llu closes %llu, "
+		       "%d devices\n",
 		       seed, op_index, failures, figures[0], figures[1],
 		       figures[2], figures[3], figures[4], figures[5],
 		       figures[6], figures[7], figures[8], figures[9],
-		       figures[10], replugs, ndevs);
+		       figures[10], replugs, figures[12], ndevs);
+	for (i = 0; i < ARRAY_SIZE(kind_names); i++)
+		if (failures_by_op[i])
+			ksft_print_msg("fuzz: %u unexpected outcomes of %s\n",
+				       failures_by_op[i], kind_names[i]);
 	return failures ? 1 : 0;
 }
 
