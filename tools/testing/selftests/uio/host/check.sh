@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # `make check`: the host-side tests (libuio and lsuio against fake sysfs
-# trees, the howto's examples when present), then for each kernel flavour:
-# build our modules and the tests, boot QEMU with the edu devices, report.
+# trees, the CIF model under qtest), then for each kernel flavour: build our modules and the tests,
+# boot our QEMU with two edu devices and the CIF card, report.
 #   check.sh [stock] [rt]       (default: both)
 set -eu
 
@@ -14,6 +14,12 @@ tools=$top/tools/uio
 "$here/deps.sh"
 mkdir -p "$top/build"
 logs=
+
+# Our QEMU: Debian's, plus the Hilscher CIF card model (cached build).
+qemu=$("$here/build-qemu.sh" | tail -n 1)
+echo "# host: the CIF model's registers under qtest" >&2
+python3 "$here/cif-qtest.py" "$qemu" > "$top/build/cif-qtest.tap" 2>&1 || true
+logs="$logs tap:cif-qtest=$top/build/cif-qtest.tap"
 
 echo "# host: libuio and lsuio" >&2
 make -s -C "$tools" test > "$top/build/libuio-host.tap" 2>&1 || true
@@ -33,9 +39,12 @@ for fl in $flavours; do
 	echo "# $fl kernel $krel: building" >&2
 	"$here/build.sh" "$krel" "$out" >&2
 	EXTRA_ROOT=$extra "$here/initramfs.sh" "$out" \
-		"$out/initramfs.cpio.gz" uio_core_test uio_pci_generic_test
+		"$out/initramfs.cpio.gz" uio_core_test uio_pci_generic_test \
+		cif_test
 	echo "# $fl kernel $krel: booting" >&2
-	"$here/boot.sh" "$krel" "$out/initramfs.cpio.gz" "$out/guest.log"
+	# Slot 0c shares the edus' interrupt line on the pc machine.
+	QEMU_BIN=$qemu "$here/boot.sh" "$krel" "$out/initramfs.cpio.gz" \
+		"$out/guest.log" -device hilscher-cif,addr=0c.0,cycle-us=2000
 	logs="$logs $fl=$out/guest.log"
 done
 exec python3 "$here/report.py" $logs
