@@ -8,3 +8,8 @@ echo "--- lsuio -m: the UIO devices and their maps"
 echo
 echo "--- edu_uio: a user-space driver for QEMU's edu device"
 /bin/edu_uio
+echo
+echo "--- cifctl: the user-space driver of the Hilscher CIF card"
+/bin/cifctl info
+/bin/cifctl mailbox "hello from user space"
+/bin/cifctl cycles 5 2000

@@ -12,16 +12,22 @@ mount -t devtmpfs devtmpfs /dev
 mount -t tmpfs tmpfs /tmp
 echo 0 > /proc/sys/kernel/printk_ratelimit 2>/dev/null
 
-for m in uio uio_pci_generic uio_cif uio_test_mod; do
-	[ -f "/modules/$m.ko" ] || continue
-	insmod "/modules/$m.ko" || echo "=== INSMOD FAILED $m"
-done
+load() {
+	[ -f "/modules/$1.ko" ] || return 0
+	insmod "/modules/$1.ko" || echo "=== INSMOD FAILED $1"
+}
+
+# The edu devices first, so the first of them is /dev/uio0.
+load uio
+load uio_pci_generic
 for d in /sys/bus/pci/devices/*; do
 	if [ "$(cat "$d/vendor")" = 0x1234 ] && [ "$(cat "$d/device")" = 0x11e8 ]; then
 		echo "1234 11e8" > /sys/bus/pci/drivers/uio_pci_generic/new_id
 		break
 	fi
 done
+load uio_cif
+load uio_test_mod
 
 cd /tests
 for t in *; do
