@@ -217,8 +217,9 @@ static inline long long stress_meminfo(const char *field)
 
 /**
  * struct stress_snapshot - what a leak would change
- * @used_kb:	MemTotal - MemFree - Buffers - Cached - AnonPages after
- *		dropping caches: kernel memory (user memory is our own)
+ * @used_kb:	MemTotal - MemFree - Buffers - Cached - AnonPages - the
+ *		per-CPU free lists, after dropping caches: kernel memory
+ *		(user memory is our own)
  * @unreclaim_kb: SUnreclaim (slab that cannot be reclaimed)
  * @fds:	open file descriptors of this process
  * @minors:	UIO devices present
@@ -226,6 +227,7 @@ static inline long long stress_meminfo(const char *field)
  */
 struct stress_snapshot {
 	long long	meminfo[64];
+	long long	vmstat[256];
 	long long	slab[512];
 	char		slab_names[512][64];
 	int		nslab;
@@ -286,6 +288,12 @@ static inline void stress_snapshot_details(struct stress_snapshot *s)
 		s->meminfo[i++] = strtoll(strchr(line, ':') + 1, NULL, 10);
 	if (f)
 		fclose(f);
+	i = 0;
+	f = fopen("/proc/vmstat", "r");
+	while (f && i < 256 && fgets(line, sizeof(line), f))
+		s->vmstat[i++] = strtoll(strchr(line, ' ') + 1, NULL, 10);
+	if (f)
+		fclose(f);
 	s->nslab = 0;
 	f = fopen("/proc/slabinfo", "r");
 	while (f && s->nslab < 512 && fgets(line, sizeof(line), f)) {
@@ -318,6 +326,19 @@ static inline void stress_print_growth(const struct stress_snapshot *a,
 	}
 	if (f)
 		fclose(f);
+	i = 0;
+	f = fopen("/proc/vmstat", "r");
+	while (f && i < 256 && fgets(line, sizeof(line), f)) {
+		long long d = b->vmstat[i] - a->vmstat[i];
+
+		/* Page counts (nr_*) that moved by more than 64 kB. */
+		if (!strncmp(line, "nr_", 3) && (d > 16 || d < -16))
+			ksft_print_msg("  vmstat %.*s %+lld pages\n",
+				       (int)(strchr(line, ' ') - line), line, d);
+		i++;
+	}
+	if (f)
+		fclose(f);
 	for (i = 0; i < b->nslab; i++)
 		for (j = 0; j < a->nslab; j++)
 			if (!strcmp(a->slab_names[j], b->slab_names[i]) &&
@@ -325,6 +346,26 @@ static inline void stress_print_growth(const struct stress_snapshot *a,
 				ksft_print_msg("  slab %s %+lld kB\n",
 					       b->slab_names[i],
 					       (b->slab[i] - a->slab[j]) / 1024);
+}
+
+/* Free pages parked in the per-CPU lists, which MemFree does not count. */
+static inline long long stress_pcp_kb(void)
+{
+	char line[256];
+	long long pages = 0;
+	FILE *f;
+	char *p;
+
+	f = fopen("/proc/zoneinfo", "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		p = strstr(line, "count:");
+		if (p && !strstr(line, "nr_"))
+			pages += strtoll(p + 6, NULL, 10);
+	}
+	fclose(f);
+	return pages * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
 static inline void stress_snapshot(struct stress_snapshot *s)
@@ -336,7 +377,7 @@ static inline void stress_snapshot(struct stress_snapshot *s)
 	stress_snapshot_details(s);
 	s->used_kb = stress_meminfo("MemTotal") - stress_meminfo("MemFree") -
 		     stress_meminfo("Buffers") - stress_meminfo("Cached") -
-		     stress_meminfo("AnonPages");
+		     stress_meminfo("AnonPages") - stress_pcp_kb();
 	s->unreclaim_kb = stress_meminfo("SUnreclaim");
 	s->fds = stress_count_fds();
 	s->minors = stress_minors(&s->max_minor);

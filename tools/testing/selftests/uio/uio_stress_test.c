@@ -17,6 +17,7 @@
  *   UIO_STRESS_OPS        open/mmap race operations     (short 20000, long 200000)
  *   UIO_STRESS_EVENTS     stub events in the storm      (short 200000, long 2000000)
  *   UIO_STRESS_IRQS       edu interrupts on the shared line (short 100, long 5000)
+ *   UIO_STRESS_TESTS      test-name substrings to run, if no arguments
  *   UIO_STRESS_MEM_KB     kernel memory bound, whole run (2048)
  */
 #define _GNU_SOURCE
@@ -871,6 +872,7 @@ static const struct {
 int main(int argc, char **argv)
 {
 	struct stress_snapshot before, after;
+	char *filter[16], *env = getenv("UIO_STRESS_TESTS");
 	unsigned int i, n = 0;
 	int first = 1;
 	double t0 = uio_now();
@@ -879,6 +881,15 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "-l")) {
 		stress_long = true;
 		first = 2;
+	}
+	/* Without filter arguments, UIO_STRESS_TESTS="name ..." selects. */
+	if (first >= argc && env && *env) {
+		filter[0] = argv[0];
+		for (argc = 1; argc < 16 && (filter[argc] = strtok(argc == 1 ?
+		     env : NULL, " ")); argc++)
+			;
+		argv = filter;
+		first = 1;
 	}
 	cycles = stress_param("UIO_STRESS_CYCLES", 20, 1000);
 	pci_cycles = stress_param("UIO_STRESS_PCI_CYCLES", cycles, cycles);
