@@ -321,8 +321,7 @@ for mode in C=2 W=1; do
 	fi
 	if [ -n "$bdebug" ]; then
 		make -C "$tree" O="$bdebug" $mode drivers/uio/ >> "$logs/$name.log" 2>&1 || ok=
-		make -C "$bdebug" M="$tmod" $mode \
-			KBUILD_EXTRA_SYMBOLS="$bdebug/Module.symvers" modules \
+		make -C "$bdebug" M="$tmod" $mode modules \
 			>> "$logs/$name.log" 2>&1 || ok=
 	fi
 	n=$(count_warnings "$logs/$name.log")
