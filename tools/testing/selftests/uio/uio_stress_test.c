@@ -10,7 +10,8 @@
  *
  * Short mode (default) fits `make check`; -l or UIO_STRESS_MODE=long runs
  * the long figures for `make stress`. Parameters (environment):
- *   UIO_STRESS_CYCLES     stub unplug cycles            (short 20, long 1000)
+ *   UIO_STRESS_CYCLES     stub unplug cycles, also while
+ *                         threads open/mmap/read it    (short 20, long 1000)
  *   UIO_STRESS_PCI_CYCLES PCI unbind and remove cycles each (UIO_STRESS_CYCLES)
  *   UIO_STRESS_THREADS    threads per waiter kind       (short 3, long 4)
  *   UIO_STRESS_MODCYCLES  rmmod/insmod cycles           (short 3, long 100)
@@ -573,6 +574,116 @@ static int open_mmap_race_test(void)
 	return 0;
 }
 
+/* --- open, mmap and read racing with unregister ------------------------- */
+
+/**
+ * struct flap - users racing with a stub that comes and goes
+ * @path:	the stub's device node (its minor may change: re-read)
+ * @stop:	main is done toggling
+ * @ops:	operations done
+ * @bad:	outcomes outside the documented ones
+ * @sigbus:	touches that got SIGBUS
+ */
+struct flap {
+	char		path[64];
+	int		stop;
+	long long	ops;
+	int		bad;
+	long long	sigbus;
+};
+
+static void flap_bad(struct flap *fl, const char *what, int err)
+{
+	if (__atomic_add_fetch(&fl->bad, 1, __ATOMIC_RELAXED) <= 5)
+		ksft_print_msg("flap: %s: %s\n", what, strerror(err));
+}
+
+static void *flap_user(void *arg)
+{
+	struct flap *fl = arg;
+	long long ops = 0, sigbus = 0;
+	char path[64];
+	int32_t count;
+	uint32_t val;
+
+	while (!__atomic_load_n(&fl->stop, __ATOMIC_RELAXED)) {
+		volatile uint32_t *map;
+		int fd;
+
+		snprintf(path, sizeof(path), "%s", fl->path);
+		fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+		ops++;
+		if (fd < 0) {
+			/* Gone between the lookup and the open. */
+			if (errno != ENOENT && errno != ENODEV && errno != ENXIO)
+				flap_bad(fl, "open", errno);
+			continue;
+		}
+		map = mmap(NULL, STUB_LOGICAL_SIZE, PROT_READ, MAP_SHARED, fd, 0);
+		ops++;
+		if (map == MAP_FAILED) {
+			if (errno != EIO)
+				flap_bad(fl, "mmap", errno);
+		} else {
+			if (!stress_peek(map, &val))
+				sigbus++;
+			else if (val != stub_pattern32(0, STUB_LOGICAL_SEED))
+				flap_bad(fl, "mapping reads wrong data", 0);
+			munmap((void *)map, STUB_LOGICAL_SIZE);
+			ops += 2;
+		}
+		if (read(fd, &count, 4) != -1 || (errno != EAGAIN && errno != EIO))
+			flap_bad(fl, "read", errno);
+		close(fd);
+		ops += 2;
+	}
+	__atomic_add_fetch(&fl->ops, ops, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&fl->sigbus, sigbus, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static int unregister_race_test(void)
+{
+	struct stress_snapshot before, after;
+	struct flap fl = { 0 };
+	pthread_t users[4];
+	unsigned int i, toggles;
+	int minor;
+
+	stress_catch_sigbus();
+	minor = uio_find(STUB_NAME);
+	if (minor < 0)
+		return STRESS_SKIP;
+	stress_snapshot(&before);
+	snprintf(fl.path, sizeof(fl.path), "/dev/uio%d", minor);
+	for (i = 0; i < ARRAY_SIZE(users); i++)
+		if (pthread_create(&users[i], NULL, flap_user, &fl))
+			return 1;
+	for (toggles = 0; toggles < cycles; toggles++) {
+		usleep(2000);
+		if (!stress_check(stub_register(false) == 0, "unregister"))
+			break;
+		usleep(2000);
+		if (!stress_check(stub_register(true) == 0, "register"))
+			break;
+		minor = uio_find(STUB_NAME);
+		if (!stress_check(minor >= 0, "stub missing"))
+			break;
+		snprintf(fl.path, sizeof(fl.path), "/dev/uio%d", minor);
+	}
+	__atomic_store_n(&fl.stop, 1, __ATOMIC_SEQ_CST);
+	for (i = 0; i < ARRAY_SIZE(users); i++)
+		pthread_join(users[i], NULL);
+	stress_snapshot(&after);
+	ksft_print_msg("flap: %u of %u unregister/register cycles survived, "
+		       "%lld operations by %zu threads, %lld touches got SIGBUS\n",
+		       toggles, cycles, fl.ops, ARRAY_SIZE(users), fl.sigbus);
+	stress_check(fl.bad == 0, "%d undocumented outcomes", fl.bad);
+	stress_check(stress_compare("flap", &before, &after, STRESS_TEST_MEM_KB),
+		     "leak after racing unregister");
+	return toggles == cycles ? 0 : 1;
+}
+
 /* --- event storm --------------------------------------------------------- */
 
 /**
@@ -864,6 +975,7 @@ static const struct {
 	{ "unplug_pci_remove_wakes_all_waiters", unplug_remove_test,	120, 2400 },
 	{ "rmmod_refused_while_open",		module_lifetime_test,	60, 1200 },
 	{ "open_mmap_races_balance",		open_mmap_race_test,	120, 1200 },
+	{ "open_mmap_race_unregister",		unregister_race_test,	120, 2400 },
 	{ "event_storm_counts_exactly",		irq_storm_test,		120, 1200 },
 	{ "shared_line_claimed_by_owner",	shared_irq_test,	120, 1200 },
 	{ "unprivileged_sees_no_device",	unprivileged_test,	30, 30 },
