@@ -16,8 +16,8 @@
  *   UIO_STRESS_THREADS    threads per waiter kind       (short 3, long 4)
  *   UIO_STRESS_MODCYCLES  rmmod/insmod cycles           (short 3, long 100)
  *   UIO_STRESS_OPS        open/mmap race operations     (short 20000, long 200000)
- *   UIO_STRESS_EVENTS     stub events in the storm      (short 200000, long 2000000)
- *   UIO_STRESS_IRQS       edu interrupts on the shared line (short 100, long 5000)
+ *   UIO_STRESS_EVENTS     stub events in the storm      (short 200000, long 5000000)
+ *   UIO_STRESS_IRQS       edu interrupts on the shared line (short 100, long 50000)
  *   UIO_STRESS_TESTS      test-name substrings to run, if no arguments
  *   UIO_STRESS_MEM_KB     kernel memory bound, whole run (2048)
  */
@@ -1008,8 +1008,8 @@ int main(int argc, char **argv)
 	nthreads = stress_param("UIO_STRESS_THREADS", 3, 4);
 	modcycles = stress_param("UIO_STRESS_MODCYCLES", 3, 100);
 	race_ops = stress_param("UIO_STRESS_OPS", 20000, 200000);
-	storm_events = stress_param("UIO_STRESS_EVENTS", 200000, 2000000);
-	irqs = stress_param("UIO_STRESS_IRQS", 100, 5000);
+	storm_events = stress_param("UIO_STRESS_EVENTS", 200000, 5000000);
+	irqs = stress_param("UIO_STRESS_IRQS", 100, 50000);
 
 	ksft_print_header();
 	for (i = 0; i < ARRAY_SIZE(tests); i++)
