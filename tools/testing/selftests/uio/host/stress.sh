@@ -60,7 +60,10 @@ extra=$(mktemp -d)
 trap 'rm -rf "$extra"' EXIT
 # cp -a gives the image root the mode of this directory: let nobody in.
 chmod 0755 "$extra"
-cp "$here/guest-init.sh" "$extra/guest-init.sh"
+# The debug kernel's guest also scans for leaks with kmemleak at the end.
+init=$here/guest-init.sh
+[ -n "$image" ] && [ -f "$here/merge-guest-init.sh" ] && init=$here/merge-guest-init.sh
+cp "$init" "$extra/guest-init.sh"
 {
 	echo "UIO_STRESS_MODE=$mode"
 	for kv in "$@"; do
