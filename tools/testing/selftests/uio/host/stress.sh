@@ -8,7 +8,8 @@
 # VAR=value pairs reach the guest programs' environment (UIO_STRESS_*,
 # UIO_FUZZ_*; see uio_stress_test.c and uio_fuzz_test.c). The kernel:
 # UIO_STRESS_KERNEL=debug (debug-kernel.sh: KASAN, lockdep, kmemleak),
-# stock, rt, or a release with headers; by default debug when
+# stock, rt, a release with headers, or the path of a debug bzImage
+# already built (modules/ beside it); by default debug when
 # debug-kernel.sh exists, else stock.
 set -eu
 
@@ -36,6 +37,13 @@ debug)
 	[ -f "$image" ] || { echo "no debug kernel" >&2; exit 1; }
 	krel=debug
 	# build.sh needs some headers for the tests; its modules are replaced.
+	hrel=$("$here/kernel.sh" stock)
+	;;
+/*)
+	# A built debug kernel image, its modules in modules/ beside it.
+	image=$kernel
+	krel=image
+	kernel=debug
 	hrel=$("$here/kernel.sh" stock)
 	;;
 stock|rt)
