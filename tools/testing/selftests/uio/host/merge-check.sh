@@ -244,6 +244,7 @@ if [ -n "$bzimage" ] && [ -n "$progs" ]; then
 		"$here/boot.sh" debug "$stage/initramfs.cpio.gz" "$logs/guest.log"
 	# Boot banners that name a checker without reporting anything.
 	grep -v -e 'kmemleak: Kernel memory leak detector initialized' \
+		-e 'rcu: 	RCU lockdep checking is enabled\.$' \
 		"$logs/guest.log" > "$logs/guest-filtered.log"
 	python3 "$here/report.py" debug="$logs/guest-filtered.log" > "$logs/guest.tap"
 	tally=$(tail -n1 "$logs/guest.tap")
