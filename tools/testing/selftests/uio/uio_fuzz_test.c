@@ -865,7 +865,8 @@ int main(int argc, char **argv)
 		       seed, seed, nops);
 	stress_snapshot(&before);
 	stress_run("fuzz_outcomes_documented", fuzz,
-		   stress_long ? 3600 : 240);
+		   stress_param("UIO_STRESS_TIME_SCALE", 1, 1) *
+		   (stress_long ? 3600 : 240));
 	stress_snapshot(&after);
 	ksft_test_result(stress_compare("fuzz", &before, &after,
 					stress_param("UIO_STRESS_MEM_KB", 2048,

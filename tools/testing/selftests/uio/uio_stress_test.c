@@ -19,6 +19,7 @@
  *   UIO_STRESS_EVENTS     stub events in the storm      (short 200000, long 5000000)
  *   UIO_STRESS_IRQS       edu interrupts on the shared line (short 100, long 50000)
  *   UIO_STRESS_TESTS      test-name substrings to run, if no arguments
+ *   UIO_STRESS_TIME_SCALE multiplies every time limit (slow kernels)  (1)
  *   UIO_STRESS_MEM_KB     kernel memory bound, whole run (2048)
  */
 #define _GNU_SOURCE
@@ -985,7 +986,7 @@ int main(int argc, char **argv)
 {
 	struct stress_snapshot before, after;
 	char *filter[16], *env = getenv("UIO_STRESS_TESTS");
-	unsigned int i, n = 0;
+	unsigned int i, n = 0, scale;
 	int first = 1;
 	double t0 = uio_now();
 
@@ -1010,6 +1011,7 @@ int main(int argc, char **argv)
 	race_ops = stress_param("UIO_STRESS_OPS", 20000, 200000);
 	storm_events = stress_param("UIO_STRESS_EVENTS", 200000, 5000000);
 	irqs = stress_param("UIO_STRESS_IRQS", 100, 50000);
+	scale = stress_param("UIO_STRESS_TIME_SCALE", 1, 1);
 
 	ksft_print_header();
 	for (i = 0; i < ARRAY_SIZE(tests); i++)
@@ -1024,8 +1026,8 @@ int main(int argc, char **argv)
 	stress_snapshot(&before);
 	for (i = 0; i < ARRAY_SIZE(tests); i++)
 		if (stress_selected(tests[i].name, argc, argv, first))
-			stress_run(tests[i].name, tests[i].fn,
-				   stress_long ? tests[i].long_s : tests[i].short_s);
+			stress_run(tests[i].name, tests[i].fn, scale *
+				   (stress_long ? tests[i].long_s : tests[i].short_s));
 	stress_snapshot(&after);
 	ksft_test_result(stress_compare("whole run", &before, &after,
 					stress_param("UIO_STRESS_MEM_KB", 2048,

@@ -74,6 +74,8 @@ init=$here/guest-init.sh
 cp "$init" "$extra/guest-init.sh"
 {
 	echo "UIO_STRESS_MODE=$mode"
+	# KASAN and lockdep under TCG: everything takes several times longer.
+	[ "$kernel" = debug ] && echo "UIO_STRESS_TIME_SCALE=6"
 	for kv in "$@"; do
 		echo "$kv"
 	done
