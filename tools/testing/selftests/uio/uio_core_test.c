@@ -195,10 +195,12 @@ TEST_F(uio, sysfs_dev_matches_node)
 	char path[PATH_MAX], buf[32], node[32];
 	struct stat st;
 	unsigned int maj, min;
+	int fields;
 
 	uio_path(path, sizeof(path), self->minor, "dev");
 	ASSERT_EQ(0, uio_sysfs_read(path, buf, sizeof(buf)));
-	ASSERT_EQ(2, sscanf(buf, "%u:%u", &maj, &min));
+	fields = sscanf(buf, "%u:%u", &maj, &min);
+	ASSERT_EQ(2, fields);
 	snprintf(node, sizeof(node), "/dev/uio%d", self->minor);
 	ASSERT_EQ(0, stat(node, &st));
 	EXPECT_TRUE(S_ISCHR(st.st_mode));

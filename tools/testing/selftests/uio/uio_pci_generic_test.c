@@ -163,6 +163,7 @@ TEST_F(edu, sysfs_describes_bar0)
 {
 	char path[PATH_MAX], buf[64], line[128];
 	unsigned long long start, end, flags;
+	int fields;
 	FILE *f;
 
 	uio_path(path, sizeof(path), self->minor, "name");
@@ -174,7 +175,8 @@ TEST_F(edu, sysfs_describes_bar0)
 	ASSERT_NE(NULL, f);
 	ASSERT_NE(NULL, fgets(line, sizeof(line), f));
 	fclose(f);
-	ASSERT_EQ(3, sscanf(line, "%llx %llx %llx", &start, &end, &flags));
+	fields = sscanf(line, "%llx %llx %llx", &start, &end, &flags);
+	ASSERT_EQ(3, fields);
 
 	uio_path(path, sizeof(path), self->minor, "maps/map0/addr");
 	EXPECT_EQ((long long)start, uio_sysfs_num(path));

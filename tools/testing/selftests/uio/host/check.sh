@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # `make check`: the host-side tests (libuio and lsuio against fake sysfs
-# trees, the CIF model under qtest), then for each kernel flavour: build our modules and the tests,
+# trees, the howto's examples, the CIF model under qtest), then for each kernel flavour: build our modules and the tests,
 # boot our QEMU with two edu devices and the CIF card, report.
 #   check.sh [stock] [rt]       (default: both)
 set -eu
@@ -24,6 +24,10 @@ logs="$logs tap:cif-qtest=$top/build/cif-qtest.tap"
 echo "# host: libuio and lsuio" >&2
 make -s -C "$tools" test > "$top/build/libuio-host.tap" 2>&1 || true
 logs="$logs tap:libuio-host=$top/build/libuio-host.tap"
+
+echo "# host: the howto's examples compile" >&2
+"$here/howto-check.sh" > "$top/build/howto.tap" 2>&1 || true
+logs="$logs tap:howto=$top/build/howto.tap"
 
 # The user-space tools run in the guest: lsuio and the example in /sbin.
 make -s -C "$tools" STATIC=1 lsuio examples/edu_uio tests/guest_libuio_test >&2

@@ -19,8 +19,9 @@ PLAN = re.compile(r'^1\.\.(\d+)$')
 KERNEL_REPORT = re.compile(
     r'(BUG:|WARNING:|Oops|general protection fault|Kernel panic|'
     r'possible circular locking|possible recursive locking|'
-    r'inconsistent lock state|lockdep|KASAN|UBSAN|kmemleak:|'
-    r'INFO: task .* blocked|unreferenced object|=== (?:INSMOD|RMMOD) FAILED)')
+    r'inconsistent lock state|DEBUG_LOCKS_WARN_ON|KASAN|UBSAN:|'
+    r'kmemleak: .*new suspected|unreferenced object|'
+    r'INFO: task .* blocked|=== (?:INSMOD|RMMOD) FAILED)')
 
 
 def parse(label, text):

@@ -31,7 +31,7 @@
 /**
  * struct uio_test - the module's state
  * @pdev:		parent of both UIO devices
- * @lock:		serialises register/unregister and the counters' users
+ * @lock:		serialises register/unregister of @info
  * @info:		the "uio_test" device
  * @noirq:		the "uio_test_noirq" device
  * @logical:		backing of @info map0
@@ -47,7 +47,7 @@
  */
 struct uio_test {
 	struct platform_device	*pdev;
-	struct mutex		lock;
+	struct mutex		lock;	/* serialises (un)registering @info */
 	struct uio_info		info;
 	struct uio_info		noirq;
 	void			*logical;
@@ -181,13 +181,30 @@ static ssize_t registered_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(registered);
 
+/* A read-only attribute showing one of struct uio_test's atomic counters. */
+struct uio_test_counter_attribute {
+	struct device_attribute	attr;
+	size_t			offset;
+};
+
+static ssize_t uio_test_counter_show(struct device *dev,
+				     struct device_attribute *attr, char *buf)
+{
+	struct uio_test_counter_attribute *ca =
+		container_of(attr, struct uio_test_counter_attribute, attr);
+	atomic_t *counter = (void *)uio_test + ca->offset;
+
+	return sysfs_emit(buf, "%d\n", atomic_read(counter));
+}
+
 #define UIO_TEST_COUNTER_ATTR(_name)					\
-static ssize_t _name##_show(struct device *dev,				\
-			    struct device_attribute *attr, char *buf)	\
-{									\
-	return sysfs_emit(buf, "%d\n", atomic_read(&uio_test->_name));	\
-}									\
-static DEVICE_ATTR_RO(_name)
+static struct uio_test_counter_attribute dev_attr_##_name = {		\
+	.attr	= {							\
+		.attr	= { .name = __stringify(_name), .mode = 0444 },	\
+		.show	= uio_test_counter_show,			\
+	},								\
+	.offset	= offsetof(struct uio_test, _name),			\
+}
 
 UIO_TEST_COUNTER_ATTR(open_calls);
 UIO_TEST_COUNTER_ATTR(release_calls);
@@ -245,11 +262,11 @@ static DEVICE_ATTR_RO(bad_register);
 static struct attribute *uio_test_attrs[] = {
 	&dev_attr_fire.attr,
 	&dev_attr_registered.attr,
-	&dev_attr_open_calls.attr,
-	&dev_attr_release_calls.attr,
-	&dev_attr_mmap_calls.attr,
-	&dev_attr_irqcontrol_calls.attr,
-	&dev_attr_irqcontrol_last.attr,
+	&dev_attr_open_calls.attr.attr,
+	&dev_attr_release_calls.attr.attr,
+	&dev_attr_mmap_calls.attr.attr,
+	&dev_attr_irqcontrol_calls.attr.attr,
+	&dev_attr_irqcontrol_last.attr.attr,
 	&dev_attr_open_error.attr,
 	&dev_attr_backing.attr,
 	&dev_attr_bad_register.attr,
