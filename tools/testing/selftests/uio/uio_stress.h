@@ -189,9 +189,12 @@ static inline bool stress_poke_same(volatile uint32_t *addr)
 /*
  * Kernel memory a subtest may leave behind (per-CPU page lists, lazily
  * freed stacks and caches); a leaked device per cycle exceeds it in long
- * mode, and the minors and fds are compared exactly anyway.
+ * mode, and the minors and fds are compared exactly anyway. KASAN's
+ * quarantine keeps freed objects in the slabs: on a KASAN kernel raise it
+ * (UIO_STRESS_TEST_MEM_KB) and let kmemleak judge.
  */
-#define STRESS_TEST_MEM_KB	4096
+#define STRESS_TEST_MEM_KB	\
+	((long long)stress_param("UIO_STRESS_TEST_MEM_KB", 4096, 4096))
 
 /* --- leak figures ------------------------------------------------------- */
 
