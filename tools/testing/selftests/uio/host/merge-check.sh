@@ -118,7 +118,10 @@ configure() {
 	make -s -C "$tree" O="$_b" tinyconfig &&
 	"$tree/scripts/kconfig/merge_config.sh" -m -O "$_b" "$_b/.config" "$@" &&
 	make -s -C "$tree" O="$_b" olddefconfig || return 1
-	grep -h '^CONFIG_\|^# CONFIG_.* is not set' "$@" | while read -r l; do
+	# A later fragment overrides an earlier one: check the last word.
+	grep -h '^CONFIG_\|^# CONFIG_.* is not set' "$@" |
+	awk '{ k = $0; sub(/^# /, "", k); sub(/[= ].*/, "", k); w[k] = $0 }
+	     END { for (k in w) print w[k] }' | while read -r l; do
 		grep -qx "$l" "$_b/.config" || { echo "lacks $l"; exit 1; }
 	done || return 1
 	echo "$_key" > "$_b/.uio-confkey"
