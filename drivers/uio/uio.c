@@ -696,8 +696,12 @@ static int uio_mmap_mem(struct uio_device *idev, const struct uio_info *info,
 	mem = &info->mem[vma->vm_pgoff];
 	if (!mem->size || vma_pages(vma) > uio_mem_pages(mem))
 		return -EINVAL;
-	/* A private copy of device memory makes no sense; COW of PFNs is a BUG. */
-	if (!(vma->vm_flags & VM_SHARED))
+	/*
+	 * A private copy of device memory makes no sense; COW of PFNs is a BUG.
+	 * VM_MAYSHARE, not VM_SHARED: mmap() clears VM_SHARED for a MAP_SHARED
+	 * mapping of a read-only file, which is still shared.
+	 */
+	if (!(vma->vm_flags & VM_MAYSHARE))
 		return -EINVAL;
 
 	switch (mem->memtype) {

@@ -604,6 +604,23 @@ TEST_F(uio, mmap_private_einval)
 	EXPECT_EQ(EINVAL, errno);
 }
 
+TEST_F(uio, mmap_shared_of_readonly_file)
+{
+	uint8_t *p;
+	int fd;
+
+	fd = uio_open_minor(self->minor, O_RDONLY);
+	ASSERT_GE(fd, 0);
+	p = mmap(NULL, page_size(), PROT_READ, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	EXPECT_EQ(pattern(1, LOGICAL_SEED), p[1]);
+	/* Shared, so never writable through a read-only file. */
+	EXPECT_EQ(-1, mprotect(p, page_size(), PROT_READ | PROT_WRITE));
+	EXPECT_EQ(EACCES, errno);
+	munmap(p, page_size());
+	close(fd);
+}
+
 TEST_F(uio, mmap_partial_unmap_einval)
 {
 	uint8_t *p;

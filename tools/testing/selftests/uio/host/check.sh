@@ -44,7 +44,7 @@ for fl in $flavours; do
 	"$here/build.sh" "$krel" "$out" >&2
 	EXTRA_ROOT=$extra "$here/initramfs.sh" "$out" \
 		"$out/initramfs.cpio.gz" uio_core_test uio_pci_generic_test \
-		cif_test
+		cif_test uio_stress_test uio_fuzz_test
 	echo "# $fl kernel $krel: booting" >&2
 	# Slot 0c shares the edus' interrupt line on the pc machine.
 	QEMU_BIN=$qemu "$here/boot.sh" "$krel" "$out/initramfs.cpio.gz" \
