@@ -160,9 +160,9 @@ static bool expect(const char *what, long ret, int err, int want, bool ok_ret)
 		i = op_index >= HISTORY - 1 ? op_index - (HISTORY - 1) : 0;
 		for (; i <= op_index; i++)
 			ksft_print_msg("  op %llu: %s\n", i, history[i % HISTORY]);
-		ksft_print_msg("replay: UIO_FUZZ_SEED=%llu UIO_FUZZ_OPS=%llu "
-			       "UIO_FUZZ_TRACE=1 ./uio_fuzz_test\n", seed,
-			       op_index + 1);
+		ksft_print_msg("replay: UIO_FUZZ_SEED=%llu UIO_FUZZ_OPS=%llu\n",
+			       seed, op_index + 1);
+		ksft_print_msg("        UIO_FUZZ_TRACE=1 ./uio_fuzz_test\n");
 	}
 	return false;
 }
@@ -428,24 +428,26 @@ static void op_write(void)
 	err = errno;
 	figures[2]++;
 
-	if (f->acc == O_RDONLY) {
-		want = EBADF;
-	} else if (size != 4) {
-		want = EINVAL;
-	} else if (buf != good_buf) {
-		want = EFAULT;
-	} else if (dev_gone(f->dev, f->gen)) {
-		want = EIO;
-	} else if (devs[f->dev].kind == DEV_NOIRQ) {
-		want = ENOSYS;	/* no irqcontrol: ABI since 2.6.23 */
-	} else if (devs[f->dev].kind == DEV_OTHER) {
+	if (f->acc != O_RDONLY && size == 4 && buf == good_buf &&
+	    !dev_gone(f->dev, f->gen) && devs[f->dev].kind == DEV_OTHER) {
 		static const int errs[] = { EIO, ENOSYS, EINVAL };
 
 		expect_any("write", n, err, errs, ARRAY_SIZE(errs));
 		return;
-	} else {
-		want = 0;
 	}
+
+	if (f->acc == O_RDONLY)
+		want = EBADF;
+	else if (size != 4)
+		want = EINVAL;
+	else if (buf != good_buf)
+		want = EFAULT;
+	else if (dev_gone(f->dev, f->gen))
+		want = EIO;
+	else if (devs[f->dev].kind == DEV_NOIRQ)
+		want = ENOSYS;	/* no irqcontrol: ABI since 2.6.23 */
+	else
+		want = 0;
 	expect("write", n, err, want, n == 4);
 }
 
@@ -812,19 +814,21 @@ static int fuzz(void)
 		if (files[i].fd >= 0)
 			close(files[i].fd);
 	stub_register(true);
-	ksft_print_msg("fuzz: seed %llu, %llu operations fuzzed, %d unexpected "
-		       "outcomes; opens %llu reads %llu writes %llu polls %llu "
-		       "mmaps %llu touches %llu munmaps %llu lseeks %llu ioctls "
-		       "%llu fcntls %llu fires %llu replugs %llu closes %llu, "
-		       "%d devices\n",
-		       seed, op_index, failures, figures[0], figures[1],
-		       figures[2], figures[3], figures[4], figures[5],
-		       figures[6], figures[7], figures[8], figures[9],
-		       figures[10], replugs, figures[12], ndevs);
+	ksft_print_msg("%s: seed %llu, %llu operations fuzzed, %d unexpected outcomes\n",
+		       __func__, seed, op_index, failures);
+	ksft_print_msg("%s: opens %llu reads %llu writes %llu polls %llu mmaps %llu\n",
+		       __func__, figures[0], figures[1], figures[2], figures[3],
+		       figures[4]);
+	ksft_print_msg("%s: touches %llu munmaps %llu lseeks %llu ioctls %llu\n",
+		       __func__, figures[5], figures[6], figures[7], figures[8]);
+	ksft_print_msg("%s: fcntls %llu fires %llu replugs %llu closes %llu, %d devices\n",
+		       __func__, figures[9], figures[10], replugs, figures[12],
+		       ndevs);
 	for (i = 0; i < ARRAY_SIZE(kind_names); i++)
 		if (failures_by_op[i])
-			ksft_print_msg("fuzz: %u unexpected outcomes of %s\n",
-				       failures_by_op[i], kind_names[i]);
+			ksft_print_msg("%s: %u unexpected outcomes of %s\n",
+				       __func__, failures_by_op[i],
+				       kind_names[i]);
 	return failures ? 1 : 0;
 }
 

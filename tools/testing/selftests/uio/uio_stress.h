@@ -134,7 +134,7 @@ static inline bool stress_selected(const char *name, int argc, char **argv,
 /* --- SIGBUS in threads -------------------------------------------------- */
 
 /* Armed by the thread; volatile, or the compiler drops the arming store. */
-static __thread sigjmp_buf *volatile stress_bus_jmp;
+static __thread sigjmp_buf * volatile stress_bus_jmp;
 
 static void stress_sigbus(int sig)
 {
@@ -224,6 +224,11 @@ static inline long long stress_meminfo(const char *field)
  *		per-CPU free lists, after dropping caches: kernel memory
  *		(user memory is our own)
  * @unreclaim_kb: SUnreclaim (slab that cannot be reclaimed)
+ * @meminfo:	raw /proc/meminfo values, in file order
+ * @vmstat:	raw /proc/vmstat values, in file order
+ * @slab:	active objects of each slab cache
+ * @slab_names:	the names of those caches
+ * @nslab:	number of entries in @slab and @slab_names
  * @fds:	open file descriptors of this process
  * @minors:	UIO devices present
  * @max_minor:	highest minor present
@@ -395,13 +400,13 @@ static inline bool stress_compare(const char *what,
 				  const struct stress_snapshot *b,
 				  long long bound_kb)
 {
-	ksft_print_msg("%s: memory used %lld -> %lld kB (%+lld, bound %lld), "
-		       "SUnreclaim %lld -> %lld kB, fds %d -> %d, "
-		       "uio devices %d -> %d, max minor %d -> %d\n", what,
-		       a->used_kb, b->used_kb, b->used_kb - a->used_kb,
-		       bound_kb, a->unreclaim_kb, b->unreclaim_kb, a->fds,
-		       b->fds, a->minors, b->minors, a->max_minor,
-		       b->max_minor);
+	ksft_print_msg("%s: memory used %lld -> %lld kB (%+lld, bound %lld)\n",
+		       what, a->used_kb, b->used_kb, b->used_kb - a->used_kb,
+		       bound_kb);
+	ksft_print_msg("%s: SUnreclaim %lld -> %lld kB, fds %d -> %d\n",
+		       what, a->unreclaim_kb, b->unreclaim_kb, a->fds, b->fds);
+	ksft_print_msg("%s: uio devices %d -> %d, max minor %d -> %d\n",
+		       what, a->minors, b->minors, a->max_minor, b->max_minor);
 	if (b->used_kb - a->used_kb > bound_kb)
 		stress_print_growth(a, b);
 	return b->used_kb - a->used_kb <= bound_kb &&

@@ -676,9 +676,10 @@ static int unregister_race_test(void)
 	for (i = 0; i < ARRAY_SIZE(users); i++)
 		pthread_join(users[i], NULL);
 	stress_snapshot(&after);
-	ksft_print_msg("flap: %u of %u unregister/register cycles survived, "
-		       "%lld operations by %zu threads, %lld touches got SIGBUS\n",
-		       toggles, cycles, fl.ops, ARRAY_SIZE(users), fl.sigbus);
+	ksft_print_msg("flap: %u of %u unregister/register cycles survived\n",
+		       toggles, cycles);
+	ksft_print_msg("flap: %lld operations by %zu threads, %lld touches got SIGBUS\n",
+		       fl.ops, ARRAY_SIZE(users), fl.sigbus);
 	stress_check(fl.bad == 0, "%d undocumented outcomes", fl.bad);
 	stress_check(stress_compare("flap", &before, &after, STRESS_TEST_MEM_KB),
 		     "leak after racing unregister");
@@ -784,10 +785,10 @@ static int irq_storm_test(void)
 	for (i = 0; i < ARRAY_SIZE(readers); i++)
 		pthread_join(readers[i], NULL);
 	end = uio_event_count(s.minor);
-	ksft_print_msg("storm: %lld events fired by %zu writers in %.1f s, "
-		       "counted %lld, %lld reads by %zu readers\n", s.fired,
-		       ARRAY_SIZE(writers), uio_now() - t0, end - start,
-		       s.reads, ARRAY_SIZE(readers));
+	ksft_print_msg("storm: %lld events fired by %zu writers in %.1f s\n",
+		       s.fired, ARRAY_SIZE(writers), uio_now() - t0);
+	ksft_print_msg("storm: counted %lld, %lld reads by %zu readers\n",
+		       end - start, s.reads, ARRAY_SIZE(readers));
 	stress_check(s.fired == (long long)storm_events, "fired %lld", s.fired);
 	stress_check((uint32_t)(end - start) == (uint32_t)storm_events,
 		     "sysfs count moved by %lld, fired %llu", end - start,
@@ -1017,11 +1018,12 @@ int main(int argc, char **argv)
 	for (i = 0; i < ARRAY_SIZE(tests); i++)
 		n += stress_selected(tests[i].name, argc, argv, first);
 	ksft_set_plan(n + 1);
-	ksft_print_msg("%s mode: %u stub and %u PCI unplug cycles x %u waiters "
-		       "per kind, %u module cycles, %llu race ops, %llu events, "
-		       "%u irqs\n", stress_long ? "long" : "short", cycles,
-		       pci_cycles, nthreads,
-		       modcycles, race_ops, storm_events, irqs);
+	ksft_print_msg("%s mode: %u stub and %u PCI unplug cycles x %u waiters per kind\n",
+		       stress_long ? "long" : "short", cycles, pci_cycles,
+		       nthreads);
+	ksft_print_msg("%s mode: %u module cycles, %llu race ops, %llu events, %u irqs\n",
+		       stress_long ? "long" : "short", modcycles, race_ops,
+		       storm_events, irqs);
 
 	stress_snapshot(&before);
 	for (i = 0; i < ARRAY_SIZE(tests); i++)
