@@ -105,7 +105,8 @@ manifest=$tree/.uio-files
 	cd "$top"
 	git ls-files --cached -- drivers/uio \
 		include/linux/uio_driver.h Documentation/uio-howto.txt \
-		tools/testing/selftests/uio | while read -r f; do
+		tools/testing/selftests/uio tools/uio/cif/cif_dpram.h |
+	while read -r f; do
 		[ -f "$f" ] && echo "$f"
 	done | sort -u
 ) > "$manifest.new"
