@@ -71,25 +71,6 @@ static int edu_find(char *addr, size_t len)
 	return edu_find_other(addr, len, NULL);
 }
 
-/* The minor of the UIO device below a PCI device, as DPDK finds it. */
-static int edu_minor(const char *addr)
-{
-	char path[PATH_MAX];
-	struct dirent *de;
-	DIR *dir;
-	int minor = -ENOENT;
-
-	snprintf(path, sizeof(path), PCI_DEVICES "/%s/uio", addr);
-	dir = opendir(path);
-	if (!dir)
-		return -errno;
-	while ((de = readdir(dir)))
-		if (!strncmp(de->d_name, "uio", 3))
-			minor = atoi(de->d_name + 3);
-	closedir(dir);
-	return minor;
-}
-
 static int config_rw16(const char *addr, off_t off, uint16_t *val, bool write)
 {
 	char path[PATH_MAX];
@@ -138,7 +119,7 @@ FIXTURE_SETUP(edu)
 	self->fd = -1;
 	self->regs = MAP_FAILED;
 	ASSERT_EQ(0, edu_find(self->addr, sizeof(self->addr)));
-	self->minor = edu_minor(self->addr);
+	self->minor = uio_pci_minor(self->addr);
 	ASSERT_GE(self->minor, 0);
 	self->fd = uio_open_minor(self->minor, O_RDWR);
 	ASSERT_GE(self->fd, 0);
@@ -335,7 +316,7 @@ TEST_F_TIMEOUT(edu, shared_line_claimed_by_owner_only, 10)
 	snprintf(path, sizeof(path), PCI_DEVICES "/%s/irq", other);
 	if (irq != uio_sysfs_num(path))
 		SKIP(return, "the two edu devices do not share a line");
-	other_minor = edu_minor(other);
+	other_minor = uio_pci_minor(other);
 	ASSERT_GE(other_minor, 0);
 
 	before = uio_event_count(self->minor);
@@ -385,7 +366,7 @@ static int wait_for_minor(const char *addr)
 	int i, minor = -ENOENT;
 
 	for (i = 0; i < 100 && minor < 0; i++) {
-		minor = edu_minor(addr);
+		minor = uio_pci_minor(addr);
 		if (minor < 0)
 			usleep(20 * 1000);
 	}
@@ -402,7 +383,7 @@ TEST_F_TIMEOUT(edu, unbind_while_open_and_mapped, 20)
 	EXPECT_EQ(-1, read(self->fd, &count, sizeof(count)));
 	EXPECT_EQ(EIO, errno);
 	EXPECT_TRUE(uio_touch_sigbus(self->regs, false));
-	EXPECT_EQ(-ENOENT, edu_minor(self->addr));
+	EXPECT_EQ(-ENOENT, uio_pci_minor(self->addr));
 
 	ASSERT_EQ(0, uio_sysfs_write(UPG_DRIVER "/bind", self->addr));
 	minor = wait_for_minor(self->addr);

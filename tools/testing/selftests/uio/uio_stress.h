@@ -475,25 +475,6 @@ static inline int edu_nth(int n, char *addr, size_t len)
 	return ret;
 }
 
-/* The minor of the UIO device below a PCI device, or -errno. */
-static inline int edu_minor(const char *addr)
-{
-	char path[PATH_MAX];
-	struct dirent *de;
-	DIR *dir;
-	int minor = -ENOENT;
-
-	snprintf(path, sizeof(path), PCI_DEVICES "/%s/uio", addr);
-	dir = opendir(path);
-	if (!dir)
-		return -errno;
-	while ((de = readdir(dir)))
-		if (!strncmp(de->d_name, "uio", 3))
-			minor = atoi(de->d_name + 3);
-	closedir(dir);
-	return minor;
-}
-
 /* Wait up to timeout_ms for a UIO device below addr; its minor or -errno. */
 static inline int edu_wait_minor(const char *addr, int timeout_ms)
 {
@@ -501,7 +482,7 @@ static inline int edu_wait_minor(const char *addr, int timeout_ms)
 	int minor;
 
 	for (;;) {
-		minor = edu_minor(addr);
+		minor = uio_pci_minor(addr);
 		if (minor >= 0 || uio_now() > end)
 			return minor;
 		usleep(2000);

@@ -95,6 +95,25 @@ static inline int uio_find(const char *name)
 	return minor;
 }
 
+/* The minor of the UIO device below PCI device addr, as DPDK finds it. */
+static inline int uio_pci_minor(const char *addr)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *dir;
+	int minor = -ENOENT;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/uio", addr);
+	dir = opendir(path);
+	if (!dir)
+		return -errno;
+	while ((de = readdir(dir)))
+		if (!strncmp(de->d_name, "uio", 3))
+			minor = atoi(de->d_name + 3);
+	closedir(dir);
+	return minor;
+}
+
 static inline void uio_path(char *buf, size_t len, int minor, const char *file)
 {
 	snprintf(buf, len, UIO_CLASS "/uio%d/%s", minor, file);

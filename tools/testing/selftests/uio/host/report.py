@@ -24,6 +24,17 @@ KERNEL_REPORT = re.compile(
     r'INFO: task .* blocked|=== (?:INSMOD|RMMOD) FAILED)')
 
 
+def tap_result(line, prefix):
+    """(ok, name, directive) of a TAP result line, or None."""
+    m = RESULT.match(line)
+    if not m:
+        return None
+    directive = None
+    if m.group(3):
+        directive = f'{m.group(3)} {m.group(4) or ""}'.rstrip()
+    return m.group(1) == 'ok', f'{prefix}: {m.group(2)}', directive
+
+
 def parse(label, text):
     """Yield (ok, name, directive) for every result and check found."""
     current, plan, seen, ended = None, 0, 0, set()
@@ -56,14 +67,10 @@ def parse(label, text):
         if m:
             plan = int(m.group(1))
             continue
-        m = RESULT.match(line)
-        if m:
+        result = tap_result(line, f'{label}: {current}')
+        if result:
             seen += 1
-            directive = None
-            if m.group(3):
-                directive = f'{m.group(3)} {m.group(4) or ""}'.rstrip()
-            yield (m.group(1) == 'ok', f'{label}: {current}: {m.group(2)}',
-                   directive)
+            yield result
     if current:
         yield False, f'{label}: {current}: guest stopped mid-run', None
     if not ended:
@@ -79,13 +86,10 @@ def parse_tap(label, text):
         m = PLAN.match(line)
         if m:
             plan = int(m.group(1))
-        m = RESULT.match(line)
-        if m:
+        result = tap_result(line, label)
+        if result:
             seen += 1
-            directive = None
-            if m.group(3):
-                directive = f'{m.group(3)} {m.group(4) or ""}'.rstrip()
-            yield m.group(1) == 'ok', f'{label}: {m.group(2)}', directive
+            yield result
     if not plan or seen < plan:
         yield False, f'{label}: {seen} of {plan} results (crash?)', None
 
