@@ -81,8 +81,8 @@ static void uio_put_info(struct uio_device *idev)
 }
 
 /*
- * Lockless peek for wait conditions only: anything that calls into the stub
- * goes through uio_get_info().
+ * Lockless peek for read() and poll(), which never call into the stub;
+ * anything that does goes through uio_get_info().
  */
 static bool uio_is_gone(struct uio_device *idev)
 {
@@ -513,17 +513,10 @@ static int uio_fasync(int fd, struct file *filep, int on)
 	return fasync_helper(fd, filep, on, &listener->idev->async_queue);
 }
 
-/* Has the device an interrupt or event source? -EIO if not or if gone. */
+/* Can read() ever return? -EIO if the device has no events or is gone. */
 static int uio_check_events(struct uio_device *idev)
 {
-	struct uio_info *info = uio_get_info(idev);
-	int ret;
-
-	if (!info)
-		return -EIO;
-	ret = info->irq == UIO_IRQ_NONE ? -EIO : 0;
-	uio_put_info(idev);
-	return ret;
+	return idev->has_events && !uio_is_gone(idev) ? 0 : -EIO;
 }
 
 static bool uio_event_pending(const struct uio_listener *listener)
@@ -845,6 +838,8 @@ int __uio_register_device(struct module *owner, struct device *parent,
 
 	idev->owner = owner;
 	idev->info = info;
+	/* Fixed at registration: read() and poll() test it without a lock. */
+	idev->has_events = info->irq != UIO_IRQ_NONE;
 	atomic_set(&idev->event, 0);
 	init_waitqueue_head(&idev->wait);
 	init_rwsem(&idev->info_sem);
