@@ -242,7 +242,9 @@ if [ -n "$bzimage" ] && [ -n "$progs" ]; then
 	for p in $progs; do
 		cp "$sdir/uio/$p" "$stage/tests/"
 	done
-	GUEST_INIT=$here/merge-guest-init.sh "$here/initramfs.sh" "$stage" \
+	mkdir -p "$stage/root/etc"
+	cp "$here/guest-debug.sh" "$stage/root/etc/uio-guest.sh"
+	EXTRA_ROOT=$stage/root "$here/initramfs.sh" "$stage" \
 		"$stage/initramfs.cpio.gz" $progs
 	bstart=$(date +%s)
 	KERNEL_IMAGE=$bzimage UIO_BOOT_TIMEOUT=${UIO_BOOT_TIMEOUT:-1500} \

@@ -68,22 +68,18 @@ extra=$(mktemp -d)
 trap 'rm -rf "$extra"' EXIT
 # cp -a gives the image root the mode of this directory: let nobody in.
 chmod 0755 "$extra"
-# The debug kernel's guest also scans for leaks with kmemleak at the end.
-init=$here/guest-init.sh
-[ -n "$image" ] && [ -f "$here/merge-guest-init.sh" ] && init=$here/merge-guest-init.sh
-cp "$init" "$extra/guest-init.sh"
+mkdir -p "$extra/etc"
 {
 	echo "UIO_STRESS_MODE=$mode"
-	# KASAN and lockdep under TCG: everything takes several times longer.
-	# KASAN's quarantine holds up to 1/32 of the guest's memory in freed
-	# objects: the memory bounds cannot see leaks there, kmemleak does.
-	[ "$kernel" = debug ] && printf '%s\n' UIO_STRESS_TIME_SCALE=6 \
-		UIO_STRESS_MEM_KB=40960 UIO_STRESS_TEST_MEM_KB=40960
+	# The debug kernel's time and memory allowances, and kmemleak.
+	if [ -n "$image" ]; then
+		cat "$here/guest-debug.sh"
+	fi
 	for kv in "$@"; do
 		echo "$kv"
 	done
-} > "$extra/stress.env"
-GUEST_INIT=$here/stress-guest.sh EXTRA_ROOT=$extra \
+} > "$extra/etc/uio-guest.sh"
+EXTRA_ROOT=$extra \
 	"$here/initramfs.sh" "$out" "$out/initramfs.cpio.gz" \
 	uio_stress_test uio_fuzz_test
 
