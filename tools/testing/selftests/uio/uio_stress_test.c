@@ -675,6 +675,13 @@ static int unregister_race_test(void)
 	__atomic_store_n(&fl.stop, 1, __ATOMIC_SEQ_CST);
 	for (i = 0; i < ARRAY_SIZE(users); i++)
 		pthread_join(users[i], NULL);
+	/*
+	 * The last register may have run while a user still held a file of
+	 * the old device, whose minor then stayed taken (as it must). With
+	 * every file closed, one more cycle must get the old minor back.
+	 */
+	stress_check(stub_register(false) == 0, "unregister");
+	stress_check(stub_register(true) == 0, "register");
 	stress_snapshot(&after);
 	ksft_print_msg("flap: %u of %u unregister/register cycles survived\n",
 		       toggles, cycles);
