@@ -702,7 +702,7 @@ static int uio_mmap_mem(struct uio_device *idev, const struct uio_info *info,
 		vma->vm_page_prot = pgprot_noncached(vma->vm_page_prot);
 		fallthrough;
 	case UIO_MEM_IOVA:
-		vma->vm_flags |= VM_IO | VM_PFNMAP;
+		vm_flags_set(vma, VM_IO | VM_PFNMAP);
 		vma->vm_ops = &uio_pfn_vm_ops;
 		break;
 	case UIO_MEM_LOGICAL:
@@ -712,7 +712,7 @@ static int uio_mmap_mem(struct uio_device *idev, const struct uio_info *info,
 	default:
 		return -EINVAL;
 	}
-	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
+	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
 	vma->vm_private_data = idev;
 	return 0;
 }
@@ -744,7 +744,6 @@ static const struct file_operations uio_fops = {
 	.mmap		= uio_mmap,
 	.poll		= uio_poll,
 	.fasync		= uio_fasync,
-	.llseek		= no_llseek,
 };
 
 /* --- registration ----------------------------------------------------- */

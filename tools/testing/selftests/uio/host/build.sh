@@ -17,7 +17,7 @@ jobs=$(nproc)
 
 mkdir -p "$out/src" "$out/modules" "$out/tests"
 # Same relative layout as the repository, so the Kbuild include paths hold.
-for d in drivers/uio include/linux tools/testing/selftests/uio/uio_test_mod; do
+for d in drivers/uio include/linux backport tools/testing/selftests/uio/uio_test_mod; do
 	mkdir -p "$out/src/$d"
 	cp -a "$top/$d/." "$out/src/$d/"
 done
