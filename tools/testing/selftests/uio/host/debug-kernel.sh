@@ -1,18 +1,20 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Build, or reuse, the debug kernel with our UIO merged into Linux 6.1:
-#   debug-kernel.sh
+# Build, or reuse, the debug kernel with our UIO merged into Linux VERSION:
+#   debug-kernel.sh [VERSION]     6.12 (default) or 6.1; see merge-tree.sh
 # prints three lines:
 #   <bzImage>        the kernel to boot (QEMU -kernel, boot.sh KERNEL_IMAGE)
 #   <build dir>      its O= build tree; use it as KDIR for external modules:
 #                    make -C <build dir> M=...
-#   <source tree>    the 6.1 tree with our files (see merge-tree.sh)
+#   <source tree>    the VERSION tree with our files (see merge-tree.sh)
 # The bzImage and our modules (uio.ko, uio_pci_generic.ko, uio_cif.ko,
 # uio_test_mod.ko) are kept in a directory keyed by a hash of the tarball,
 # the config fragments, this script, the patches and our kernel sources
-# (drivers/uio, uio_driver.h, uio_test_mod); the modules
-# are in <bzImage's directory>/modules. Config: tinyconfig + guest.config +
-# debug.config (KASAN, lockdep, atomic-sleep checks, kmemleak, UBSAN).
+# (drivers/uio, uio_driver.h, uio_test_mod, backport/ on older trees); the
+# modules are in <bzImage's directory>/modules. Config: tinyconfig +
+# guest.config + debug.config (KASAN, lockdep, atomic-sleep checks,
+# kmemleak, UBSAN, delayed kobject release), then debug-VERSION.config
+# where one exists (options of that version only).
 # UIO_CACHE moves the cache (default /var/cache/uio-dev).
 set -eu
 
@@ -26,19 +28,32 @@ if [ -z "${UIO_MERGE_LOCKED:-}" ]; then
 	export UIO_MERGE_LOCKED=1
 fi
 
-tree=$("$here/merge-tree.sh")
+version=${1:-6.12}
+tree=$("$here/merge-tree.sh" "$version")
 base=$(dirname "$tree")
 bdir=$base/build-debug
 fragments="$here/guest.config $here/debug.config"
+[ -f "$here/debug-$version.config" ] &&
+	fragments="$fragments $here/debug-$version.config"
+# Older trees: what builds against our header sees backport/include first.
+bp=$(cat "$tree/.uio-backport-cflags")
+make_bp() {
+	if [ -n "$bp" ]; then
+		make NOSTDINC_FLAGS="-nostdinc $bp" "$@"
+	else
+		make "$@"
+	fi
+}
 
 confkey=$(cat $fragments | sha256sum | cut -c1-16)
 # Only what goes into the kernel and the modules counts for the key.
 key=$( (basename "$tree"; echo "$confkey"; cat "$0";
 	cd "$tree" && grep -e '^drivers/' -e '^include/' -e '/uio_test_mod/' \
-		.uio-files | xargs sha256sum) | sha256sum | cut -c1-16)
+		-e '^backport/' .uio-files | xargs sha256sum;
+	sha256sum drivers/uio/Makefile) | sha256sum | cut -c1-16)
 out=$base/debug-$key
 
-log() { echo "# debug-kernel: $*" >&2; }
+log() { echo "# debug-kernel $version: $*" >&2; }
 
 if [ ! -f "$out/bzImage" ]; then
 	# Objects and .cmd files name their source tree: start afresh when
@@ -54,11 +69,14 @@ if [ ! -f "$out/bzImage" ]; then
 		"$tree/scripts/kconfig/merge_config.sh" -m -O "$bdir" \
 			"$bdir/.config" $fragments > /dev/null
 		make -s -C "$tree" O="$bdir" olddefconfig >&2
-		# Kconfig drops what it cannot satisfy: insist on every line.
+		# Kconfig drops what it cannot satisfy: insist on every line
+		# (the last word on a symbol, when fragments disagree).
 		grep -h '^CONFIG_\|^# CONFIG_.* is not set' $fragments |
+		awk '{ k = $0; sub(/^# /, "", k); sub(/[= ].*/, "", k); w[k] = $0 }
+		     END { for (k in w) print w[k] }' |
 		while read -r line; do
 			grep -qx "$line" "$bdir/.config" || {
-				echo "debug-kernel: config lacks '$line'" >&2
+				echo "debug-kernel $version: config lacks '$line'" >&2
 				exit 1
 			}
 		done
@@ -67,7 +85,7 @@ if [ ! -f "$out/bzImage" ]; then
 	log "building in $bdir (-j$jobs)"
 	make -s -C "$tree" O="$bdir" -j"$jobs" bzImage modules >&2
 	# The tree's Module.symvers, with uio's exports, is read anyway.
-	make -s -C "$bdir" M="$tree/tools/testing/selftests/uio/uio_test_mod" \
+	make_bp -s -C "$bdir" M="$tree/tools/testing/selftests/uio/uio_test_mod" \
 		-j"$jobs" modules >&2
 
 	rm -rf "$out.tmp"

@@ -1,48 +1,79 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Prepare the Linux 6.1 tree that `make merge-check` and debug-kernel.sh
-# build, and print its path:
-#   merge-tree.sh
+# Prepare the Linux tree of one version that `make merge-check` and
+# debug-kernel.sh build, and print its path:
+#   merge-tree.sh [VERSION]        6.12 (default: the tree we submit to) or 6.1
 #
-# From Debian's linux-source-6.1 (cached, never modified) it makes, under
-# $UIO_CACHE (default /var/cache/uio-dev):
-#   merge-<tar>/pristine            an unmodified copy of the tarball's tree
-#   merge-<tar>/stripped-<v>        the same with the existing UIO removed
-#   merge-<tar>/tree-<patches>      stripped, plus Kconfig.patch and
-#                                   MAINTAINERS.patch, plus our files
+# From Debian's /usr/src/linux-source-VERSION.tar.xz (never modified) it
+# makes, under $UIO_CACHE (default /var/cache/uio-dev):
+#   merge-VERSION-<tar>/pristine        an unmodified copy of the tree
+#   merge-VERSION-<tar>/stripped-<v>    the same with the existing UIO removed
+#   merge-VERSION-<tar>/tree-<patches>  stripped, plus Kconfig.patch and
+#                                       MAINTAINERS.patch, plus our files
 # <tar> hashes the tarball, <v> the strip recipe, <patches> the recipe and
-# both patches. Our files as git knows them (drivers/uio, uio_driver.h,
-# the howto, the selftests; tracked files only, in their working-tree
-# state) are synced into the tree on every call, a file only when its
-# content changed, so builds in the tree stay incremental. The 6.1 stub
-# drivers are copied back into drivers/uio for the compile test; nothing
-# builds them unless asked to (the Makefile is ours).
+# the patches. A patch is taken as Kconfig-VERSION.patch when that file
+# exists, else Kconfig.patch (likewise MAINTAINERS); today one of each
+# serves both versions.
+#
+# Our files as git knows them (drivers/uio, uio_driver.h, the howto, the
+# selftests; tracked files only, in their working-tree state) are synced
+# into the tree on every call, a file only when its content changed, so
+# builds in the tree stay incremental.
+#
+# backport/ (the out-of-tree build's compatibility layer for kernels older
+# than the one we submit to) never goes into the 6.12 tree. Into an older
+# tree its include/ goes as backport/include, and drivers/uio/Makefile gets
+# a line on top that puts it first on the include path of drivers/uio;
+# the tree's .uio-backport-cflags holds the same -I for whatever else
+# builds against our header there (uio_test_mod, the tree's UIO users):
+# merge-check.sh and debug-kernel.sh put it first on their include path
+# with make NOSTDINC_FLAGS="-nostdinc <it>", the way linux-backports does.
+# The file is empty for the 6.12 tree.
+#
+# The tree's own UIO stubs are copied back into drivers/uio for the compile
+# test; nothing builds them unless asked to (the Makefile is ours). Those that
+# ours replace (uio_cif.c, uio_pci_generic.c) go in as e.g. uio_cif_612.c.
 set -eu
 
 STRIP_VERSION=1
+TARGET_VERSION=6.12
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../../../.." && pwd)
-tarball=/usr/src/linux-source-6.1.tar.xz
-unpacked=/var/cache/uio-dev/linux-source-6.1
 cache=${UIO_CACHE:-/var/cache/uio-dev}
+version=${1:-$TARGET_VERSION}
 
-[ -f "$tarball" ] || "$here/deps.sh"
+log() { echo "# merge-tree $version: $*" >&2; }
+die() { echo "merge-tree $version: $*" >&2; exit 1; }
+
+case "$version" in
+6.1|6.12) ;;
+*) die "unknown version (6.12 or 6.1)" ;;
+esac
+tarball=/usr/src/linux-source-$version.tar.xz
+[ -f "$tarball" ] || "$here/deps.sh" merge >&2
+[ -f "$tarball" ] || die "$tarball is missing (package linux-source-$version)"
+
 tarkey=$(stat -c '%s-%Y' "$tarball" | sha256sum | cut -c1-16)
-base=$cache/merge-$tarkey
+base=$cache/merge-$version-$tarkey
 mkdir -p "$base"
 
-log() { echo "# merge-tree: $*" >&2; }
+# The patches of this version.
+patch_for() {
+	if [ -f "$top/$1-$version.patch" ]; then
+		echo "$top/$1-$version.patch"
+	else
+		echo "$top/$1.patch"
+	fi
+}
+kpatch=$(patch_for Kconfig)
+mpatch=$(patch_for MAINTAINERS)
 
 # 1. A private pristine copy.
 if [ ! -f "$base/pristine/Makefile" ]; then
 	log "unpacking $tarball"
 	rm -rf "$base/pristine.tmp"
-	if [ -f "$unpacked/Makefile" ]; then
-		cp -a "$unpacked" "$base/pristine.tmp"
-	else
-		mkdir -p "$base/pristine.tmp"
-		tar -xJf "$tarball" -C "$base/pristine.tmp" --strip-components=1
-	fi
+	mkdir -p "$base/pristine.tmp"
+	tar -xJf "$tarball" -C "$base/pristine.tmp" --strip-components=1
 	mv "$base/pristine.tmp" "$base/pristine"
 fi
 
@@ -70,18 +101,18 @@ if [ ! -f "$stripped/.stripped" ]; then
 	mv "$stripped.tmp" "$stripped"
 fi
 
-# 3. Our hunks on top.
-pkey=$( (echo "$STRIP_VERSION"; cat "$top/Kconfig.patch" \
-	"$top/MAINTAINERS.patch") | sha256sum | cut -c1-16)
+# 3. Our hunks on top, without fuzz.
+pkey=$( (echo "$STRIP_VERSION"; cat "$kpatch" "$mpatch") |
+	sha256sum | cut -c1-16)
 tree=$base/tree-$pkey
 if [ ! -f "$tree/.patched" ]; then
-	log "applying Kconfig.patch and MAINTAINERS.patch"
+	log "applying $(basename "$kpatch") and $(basename "$mpatch")"
 	rm -rf "$tree.tmp"
 	cp -a "$stripped" "$tree.tmp"
 	(
 		cd "$tree.tmp"
-		patch -p1 -s --no-backup-if-mismatch < "$top/Kconfig.patch"
-		patch -p1 -s --no-backup-if-mismatch < "$top/MAINTAINERS.patch"
+		patch -p1 -s --fuzz=0 --no-backup-if-mismatch < "$kpatch"
+		patch -p1 -s --fuzz=0 --no-backup-if-mismatch < "$mpatch"
 	)
 	touch "$tree.tmp/.patched"
 	mv "$tree.tmp" "$tree"
@@ -100,13 +131,18 @@ copy_if_changed() {
 	fi
 }
 
+backport=
+[ "$version" != "$TARGET_VERSION" ] && [ -d "$top/backport/include" ] &&
+	backport=1
 manifest=$tree/.uio-files
 (
 	cd "$top"
-	git ls-files --cached -- drivers/uio \
-		include/linux/uio_driver.h Documentation/uio-howto.txt \
-		tools/testing/selftests/uio tools/uio/cif/cif_dpram.h |
-	while read -r f; do
+	{
+		git ls-files --cached -- drivers/uio \
+			include/linux/uio_driver.h Documentation/uio-howto.txt \
+			tools/testing/selftests/uio tools/uio/cif/cif_dpram.h
+		[ -z "$backport" ] || git ls-files --cached -- backport/include
+	} | while read -r f; do
 		[ -f "$f" ] && echo "$f"
 	done | sort -u
 ) > "$manifest.new"
@@ -116,16 +152,38 @@ if [ -f "$manifest" ]; then
 	done
 fi
 while read -r f; do
+	# With backport/, drivers/uio/Makefile is made below.
+	[ -n "$backport" ] && [ "$f" = drivers/uio/Makefile ] && continue
 	copy_if_changed "$top/$f" "$tree/$f"
 done < "$manifest.new"
 mv "$manifest.new" "$manifest"
 
-# 5. The 6.1 stubs back, for `make drivers/uio/<stub>.o` only; 6.1's
-# uio_cif.c and uio_pci_generic.c as *_61.c, since ours take their place.
+# The backport layer: first on drivers/uio's include path (our Makefile
+# with one line on top), and the same flag for other users of our header.
+if [ -n "$backport" ]; then
+	{
+		echo "# merge-tree.sh: on Linux $version, backport/include first"
+		echo 'LINUXINCLUDE := -I$(srctree)/backport/include $(LINUXINCLUDE)'
+		cat "$top/drivers/uio/Makefile"
+	} > "$tree/drivers/uio/Makefile.new"
+	copy_if_changed "$tree/drivers/uio/Makefile.new" "$tree/drivers/uio/Makefile"
+	rm -f "$tree/drivers/uio/Makefile.new"
+	echo "-I$tree/backport/include" > "$tree/.uio-backport-cflags.new"
+else
+	: > "$tree/.uio-backport-cflags.new"
+fi
+copy_if_changed "$tree/.uio-backport-cflags.new" "$tree/.uio-backport-cflags"
+rm -f "$tree/.uio-backport-cflags.new"
+if [ "$version" = "$TARGET_VERSION" ] && [ -e "$tree/backport" ]; then
+	die "backport/ must not be in the $version tree"
+fi
+
+# 5. The tree's stubs back, for `make drivers/uio/<stub>.o` only.
+suffix=$(echo "$version" | tr -d .)
 for f in "$base"/pristine/drivers/uio/uio_*.c; do
 	name=$(basename "$f")
 	case $name in
-	uio_cif.c|uio_pci_generic.c)	name=${name%.c}_61.c ;;
+	uio_cif.c|uio_pci_generic.c)	name=${name%.c}_$suffix.c ;;
 	esac
 	grep -qx "drivers/uio/$name" "$manifest" && continue
 	copy_if_changed "$f" "$tree/drivers/uio/$name"
