@@ -6,21 +6,25 @@
 SELFTESTS := tools/testing/selftests/uio
 HOST      := $(SELFTESTS)/host
 
-.PHONY: all check check-stock check-rt demo clean
+# The guest suite's kernels (ids of host/kernel.sh); every one by default.
+KERNELS ?= 6.12 6.12-rt 6.1 6.1-rt
+export KERNELS
+
+.PHONY: all check demo clean fresh-check
 
 all:
-	$(HOST)/deps.sh
-	$(HOST)/build.sh $$($(HOST)/kernel.sh stock) build/$$($(HOST)/kernel.sh stock)
+	KERNELS=6.12 $(HOST)/deps.sh guest
+	$(HOST)/build.sh $$($(HOST)/kernel.sh 6.12) build/$$($(HOST)/kernel.sh 6.12)
 
-# Host-side tests, then the guest suite on Debian's stock and RT kernels.
+# Host-side tests, then the guest suite on each kernel of $(KERNELS).
 check:
-	$(HOST)/check.sh stock rt
+	$(HOST)/check.sh $(KERNELS)
 
-check-stock:
-	$(HOST)/check.sh stock
-
-check-rt:
-	$(HOST)/check.sh rt
+# The README on a fresh machine: a minimal bookworm root made with
+# debootstrap, a clone of the committed tree, `make $(TARGETS)` inside.
+TARGETS ?= check
+fresh-check:
+	TARGETS="$(TARGETS)" $(HOST)/fresh-check.sh
 
 # Reliability run (long mode): unplug under load, module lifetime, races,
 # event storms, the shared line and the ABI fuzzer; see host/stress.sh.

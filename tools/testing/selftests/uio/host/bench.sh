@@ -16,15 +16,10 @@ top=$(cd "$here/../../../../.." && pwd)
 src=$top/tools/testing/selftests/uio/bench
 start=$(date +%s)
 
-"$here/deps.sh"
-command -v gnuplot >/dev/null || {
-	echo "# installing: gnuplot-nox" >&2
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -q >&2
-	apt-get install -y -q --no-install-recommends gnuplot-nox >&2
-}
-
-krel=$("$here/kernel.sh" stock)
+# The kernel: BENCH_KERNEL, an id of kernel.sh (default 6.12).
+kernel=${BENCH_KERNEL:-6.12}
+KERNELS=$kernel "$here/deps.sh" guest bench
+krel=$("$here/kernel.sh" "$kernel")
 kdir=/usr/src/linux-headers-$krel
 ours=$top/build/$krel
 out=${BENCH_OUT:-$top/build/bench}

@@ -11,7 +11,7 @@
 #
 # The dfsg source lacks the firmware blobs, so none is built or installed;
 # the binary's firmware search path is Debian's own (FIRMWARE_PATH below:
-# qemu-system-data, seabios and ipxe-qemu, which this script installs when
+# qemu-system-data, seabios and ipxe-qemu, which `deps.sh qemu` installs when
 # missing), so it runs from the cache directory without -L:
 #
 #   $(build-qemu.sh | tail -n1) -M pc -accel tcg -nographic \
@@ -24,11 +24,10 @@
 
 set -euo pipefail
 
-TOP=$(cd "$(dirname "$0")/../../../../.." && pwd)
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$HERE/../../../../.." && pwd)
 CACHE=${UIO_CACHE:-/var/cache/uio-dev}/qemu
 JOBS=${JOBS:-$(nproc)}
-BUILD_DEPS="build-essential dpkg-dev ninja-build meson pkg-config python3
-	    libglib2.0-dev libpixman-1-dev zlib1g-dev libfdt-dev patch"
 
 # Files copied into the QEMU tree, relative to $TOP/qemu and to the tree.
 MODEL_FILES="hw/misc/hilscher_cif.c docs/specs/hilscher-cif.txt"
@@ -36,61 +35,9 @@ PATCHES=patches/0001-hw-misc-hilscher-cif-build-glue.patch
 HEADER=tools/uio/cif/cif_dpram.h
 # Where Debian's own QEMU looks for BIOS, VGA BIOS and NIC option ROMs.
 FIRMWARE_PATH=/usr/share/qemu:/usr/share/seabios:/usr/lib/ipxe/qemu
-FIRMWARE_PKGS="qemu-system-data seabios ipxe-qemu"
 
 log() { echo "build-qemu: $*" >&2; }
-
-need_root() {
-	if [ "$(id -u)" -ne 0 ]; then
-		log "need root to install $*"
-		exit 1
-	fi
-}
-
-ensure_deb_src() {
-	if grep -rqsE '^(deb-src|Types:.*deb-src)' /etc/apt/sources.list \
-	   /etc/apt/sources.list.d/; then
-		return
-	fi
-	need_root "a deb-src entry"
-	local uri
-	uri=$(grep -hsE '^URIs:' /etc/apt/sources.list.d/*.sources | head -n1 |
-	      awk '{print $2}')
-	[ -n "$uri" ] || uri=$(awk '/^deb /{print $2; exit}' \
-			       /etc/apt/sources.list 2>/dev/null || true)
-	[ -n "$uri" ] || uri=http://deb.debian.org/debian
-	log "adding deb-src for $uri bookworm"
-	cat > /etc/apt/sources.list.d/uio-dev-src.sources <<SRC
-Types: deb-src
-URIs: $uri
-Suites: bookworm bookworm-updates
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-SRC
-	APT_UPDATED=
-}
-
-APT_UPDATED=
-apt_update() {
-	if [ -z "$APT_UPDATED" ]; then
-		apt-get update -qq >&2
-		APT_UPDATED=1
-	fi
-}
-
-ensure_build_deps() {
-	local missing=""
-	for p in $BUILD_DEPS $FIRMWARE_PKGS; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
-			grep -q 'ok installed' || missing="$missing $p"
-	done
-	[ -z "$missing" ] && return
-	need_root "$missing"
-	apt_update
-	log "installing$missing"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-		--no-install-recommends $missing >&2
-}
+die() { log "$*"; exit 1; }
 
 # Unpack the source package once per version (dpkg-source applies
 # debian/patches); later builds copy that tree and never modify it.
@@ -102,10 +49,11 @@ fetch_source() {
 		return
 	fi
 	mkdir -p "$dir"
-	(cd "$dir" && apt-get source -qq "qemu=$ver" >&2)
+	(cd "$dir" && apt-get source -qq "qemu=$ver" >&2) ||
+		die "apt-get source qemu=$ver failed"
 	SRC=$(find "$dir" -mindepth 1 -maxdepth 1 -type d -name 'qemu-*' |
 	      head -n1)
-	[ -d "$SRC" ] || { log "apt-get source qemu failed"; exit 1; }
+	[ -d "$SRC" ] || die "apt-get source qemu=$ver unpacked nothing"
 	echo "$SRC" > "$dir/.unpacked"
 }
 
@@ -124,18 +72,12 @@ apply_model() {
 }
 
 main() {
-	mkdir -p "$CACHE"
-	ensure_deb_src
+	mkdir -p "$CACHE" || die "cannot create $CACHE"
+	"$HERE/deps.sh" qemu || die "deps.sh qemu failed"
 	local ver
-	ver=$(apt-cache showsrc qemu 2>/dev/null |
-	      awk '/^Version:/{print $2}' | sort -V | tail -n1)
-	if [ -z "$ver" ]; then
-		need_root "source index"
-		apt_update
-		ver=$(apt-cache showsrc qemu | awk '/^Version:/{print $2}' |
-		      sort -V | tail -n1)
-	fi
-	[ -n "$ver" ] || { log "no qemu source package"; exit 1; }
+	ver=$(apt-cache showsrc qemu | awk '/^Version:/{print $2}' |
+	      sort -V | tail -n1) || true
+	[ -n "$ver" ] || die "no qemu source package in apt's index"
 
 	local key
 	# The key covers what reaches the binary: the package version, our
@@ -152,14 +94,13 @@ main() {
 		return
 	fi
 
-	ensure_build_deps
 	fetch_source "$ver"
 
 	local tree=$CACHE/tree-$key
 	rm -rf "$tree"
 	log "copying $SRC to $tree"
 	cp -a "$SRC" "$tree"
-	apply_model "$tree"
+	apply_model "$tree" || die "applying the CIF model failed"
 
 	# Trim the device set to what the UIO tests need (PC machines, serial
 	# console, edu, our card); minikconf adds whatever the machines
@@ -187,9 +128,10 @@ MAK
 		--disable-install-blobs --enable-fdt=system \
 		--firmwarepath=$FIRMWARE_PATH \
 		--enable-trace-backends=log \
-		--disable-werror >&2)
+		--disable-werror >&2) || die "configure failed (log above)"
 	log "building with $JOBS jobs"
-	ninja -C "$tree/build" -j "$JOBS" qemu-system-x86_64 >&2
+	ninja -C "$tree/build" -j "$JOBS" qemu-system-x86_64 >&2 ||
+		die "ninja failed (log above)"
 
 	mkdir -p "$out.tmp"
 	cp "$tree/build/qemu-system-x86_64" "$out.tmp/"

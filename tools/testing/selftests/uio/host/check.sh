@@ -1,22 +1,56 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# `make check`: the host-side tests (libuio and lsuio against fake sysfs
-# trees, the howto's examples, the CIF model under qtest), then for each kernel flavour: build our modules and the tests,
-# boot our QEMU with two edu devices and the CIF card, report.
-#   check.sh [stock] [rt]       (default: both)
+# `make check`: the host-side tests (the harness's own setup failures,
+# libuio and lsuio against fake sysfs trees, the howto's examples, the CIF
+# model under qtest), then for each kernel: build our modules and the
+# tests, boot our QEMU with two edu devices and the CIF card, report.
+#   check.sh [ID...]     kernel ids of kernel.sh (default: $KERNELS, or all)
+#
+# QEMU_BIN replaces our QEMU build (the CIF tests then need its model).
+# A setup step that fails stops the run: its message is the last line and
+# the exit status is non-zero.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../../../.." && pwd)
-flavours=${*:-stock rt}
+kernels=${*:-${KERNELS:-$("$here/kernel.sh" --list)}}
 tools=$top/tools/uio
 
-"$here/deps.sh"
+fail() {
+	echo "check: setup failed: $*" >&2
+	exit 1
+}
+
+# setup <step> <command...>: run a setup step; stop the run if it fails.
+setup() {
+	_step=$1
+	shift
+	"$@" || fail "$_step (exit $?)"
+}
+
+export KERNELS="$kernels"
+setup "install packages (deps.sh guest)" "$here/deps.sh" guest
 mkdir -p "$top/build"
 logs=
 
 # Our QEMU: Debian's, plus the Hilscher CIF card model (cached build).
-qemu=$("$here/build-qemu.sh" | tail -n 1)
+if [ -n "${QEMU_BIN:-}" ]; then
+	qemu=$QEMU_BIN
+else
+	setup "build QEMU (build-qemu.sh)" \
+		sh -c '"$1" > "$2"' - "$here/build-qemu.sh" "$top/build/qemu-path"
+	qemu=$(tail -n 1 "$top/build/qemu-path")
+fi
+[ -x "$qemu" ] || fail "QEMU binary '$qemu' is not an executable file"
+
+for k in $kernels; do
+	setup "kernel $k is installed (kernel.sh $k)" "$here/kernel.sh" "$k" > /dev/null
+done
+
+echo "# host: the harness's setup failures" >&2
+"$here/setup-test.sh" > "$top/build/setup-test.tap" 2>&1 || true
+logs="$logs tap:setup=$top/build/setup-test.tap"
+
 echo "# host: the CIF model's registers under qtest" >&2
 python3 "$here/cif-qtest.py" "$qemu" > "$top/build/cif-qtest.tap" 2>&1 || true
 logs="$logs tap:cif-qtest=$top/build/cif-qtest.tap"
@@ -30,25 +64,28 @@ echo "# host: the howto's examples compile" >&2
 logs="$logs tap:howto=$top/build/howto.tap"
 
 # The user-space tools run in the guest: lsuio and the example in /sbin.
-make -s -C "$tools" STATIC=1 lsuio examples/edu_uio tests/guest_libuio_test >&2
+setup "build the user-space tools" make -s -C "$tools" STATIC=1 lsuio \
+	examples/edu_uio tests/guest_libuio_test >&2
 extra=$(mktemp -d)
 trap 'rm -rf "$extra"' EXIT
 mkdir -p "$extra/sbin" "$extra/tests"
 cp "$tools/lsuio" "$tools/examples/edu_uio" "$extra/sbin/"
 cp "$tools/tests/guest_libuio_test" "$extra/tests/"
 
-for fl in $flavours; do
-	krel=$("$here/kernel.sh" "$fl")
+for k in $kernels; do
+	krel=$("$here/kernel.sh" "$k")
 	out=$top/build/$krel
-	echo "# $fl kernel $krel: building" >&2
-	"$here/build.sh" "$krel" "$out" >&2
-	EXTRA_ROOT=$extra "$here/initramfs.sh" "$out" \
-		"$out/initramfs.cpio.gz" uio_core_test uio_pci_generic_test \
-		cif_test uio_stress_test uio_fuzz_test
-	echo "# $fl kernel $krel: booting" >&2
+	echo "# kernel $k ($krel): building" >&2
+	setup "kernel $k: build our modules and tests (build.sh $krel)" \
+		"$here/build.sh" "$krel" "$out" >&2
+	setup "kernel $k: pack the initramfs" env EXTRA_ROOT="$extra" \
+		"$here/initramfs.sh" "$out" "$out/initramfs.cpio.gz" \
+		uio_core_test uio_pci_generic_test cif_test uio_stress_test \
+		uio_fuzz_test
+	echo "# kernel $k ($krel): booting" >&2
 	# Slot 0c shares the edus' interrupt line on the pc machine.
 	QEMU_BIN=$qemu "$here/boot.sh" "$krel" "$out/initramfs.cpio.gz" \
 		"$out/guest.log" -device hilscher-cif,addr=0c.0,cycle-us=2000
-	logs="$logs $fl=$out/guest.log"
+	logs="$logs $k=$out/guest.log"
 done
 exec python3 "$here/report.py" $logs

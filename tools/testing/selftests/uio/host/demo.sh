@@ -8,13 +8,16 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../../../.." && pwd)
 
-"$here/deps.sh"
-krel=$("$here/kernel.sh" stock)
+# The kernel: KERNEL, an id of kernel.sh (default 6.12, the target).
+kernel=${KERNEL:-6.12}
+KERNELS=$kernel "$here/deps.sh" guest
+krel=$("$here/kernel.sh" "$kernel")
 out=$top/build/$krel
 echo "# building our modules and tools for $krel" >&2
 "$here/build.sh" "$krel" "$out" >&2
 make -s -C "$top/tools/uio" STATIC=1 lsuio examples/edu_uio >&2
-qemu=$("$here/build-qemu.sh" | tail -n 1)
+"$here/build-qemu.sh" > "$out/qemu-path"
+qemu=$(tail -n 1 "$out/qemu-path")
 
 extra=$(mktemp -d)
 trap 'rm -rf "$extra"' EXIT

@@ -25,6 +25,10 @@ before_tests() {
 after_tests() {
 	# kmemleak ignores objects younger than 5 s, and one whose contents
 	# changed since the previous scan waits for the next: scan twice.
+	# The wait also lets the last kobject releases, which
+	# DEBUG_KOBJECT_RELEASE delays by 1-4 s, run before the scan (a
+	# release that touches an unloaded module or freed memory is
+	# reported now, not after the log is dumped).
 	sleep 6
 	echo scan > /sys/kernel/debug/kmemleak
 	echo scan > /sys/kernel/debug/kmemleak

@@ -6,8 +6,8 @@
 # An example is the block between a line "-- example KIND FILE --" and
 # the next "-- end --", each of its lines indented by one tab. Blocks with
 # the same FILE are concatenated. KIND is
-#   kernel  built as an out-of-tree module against Debian's stock kernel
-#           headers, with our include/ first (as drivers/uio/Makefile
+#   kernel  built as an out-of-tree module against the headers of the
+#           first kernel of $KERNELS (default 6.12), with our include/ first (as drivers/uio/Makefile
 #           does), W=1 and -Werror
 #   user    built with gcc -Wall -Wextra -Werror and linked
 #   sh      checked with sh -n
@@ -68,7 +68,9 @@ END {
 [ -n "$extract_only" ] && exit 0
 
 n=$(wc -l < "$work/examples")
-krel=$("$here/kernel.sh" stock)
+# Against the headers of the first kernel of $KERNELS (default 6.12).
+set -- ${KERNELS:-6.12}
+krel=$("$here/kernel.sh" "$1")
 kdir=/usr/src/linux-headers-$krel
 i=0
 failed=0

@@ -8,9 +8,9 @@
 # VAR=value pairs reach the guest programs' environment (UIO_STRESS_*,
 # UIO_FUZZ_*; see uio_stress_test.c and uio_fuzz_test.c). The kernel:
 # UIO_STRESS_KERNEL=debug (debug-kernel.sh: KASAN, lockdep, kmemleak),
-# stock, rt, a release with headers, or the path of a debug bzImage
-# already built (modules/ beside it); by default debug when
-# debug-kernel.sh exists, else stock.
+# a kernel id of kernel.sh (6.12, 6.12-rt, 6.1, 6.1-rt), a release
+# with headers, or the path of a debug bzImage already built (modules/
+# beside it); by default debug when debug-kernel.sh exists, else 6.12.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,13 +23,16 @@ long)	limit=7200 ;;
 *)	echo "usage: $0 [short|long] [VAR=value...]" >&2; exit 1 ;;
 esac
 
-"$here/deps.sh"
 # auto: the debug kernel when its script exists (building it if needed).
 kernel=${UIO_STRESS_KERNEL:-auto}
 if [ "$kernel" = auto ]; then
-	kernel=stock
+	kernel=6.12
 	[ -x "$here/debug-kernel.sh" ] && kernel=debug
 fi
+case "$kernel" in
+debug|/*)	KERNELS=6.12 "$here/deps.sh" guest merge ;;
+*)		KERNELS=$kernel "$here/deps.sh" guest ;;
+esac
 image=
 case "$kernel" in
 debug)
@@ -37,16 +40,16 @@ debug)
 	[ -f "$image" ] || { echo "no debug kernel" >&2; exit 1; }
 	krel=debug
 	# build.sh needs some headers for the tests; its modules are replaced.
-	hrel=$("$here/kernel.sh" stock)
+	hrel=$("$here/kernel.sh" 6.12)
 	;;
 /*)
 	# A built debug kernel image, its modules in modules/ beside it.
 	image=$kernel
 	krel=image
 	kernel=debug
-	hrel=$("$here/kernel.sh" stock)
+	hrel=$("$here/kernel.sh" 6.12)
 	;;
-stock|rt)
+6.1|6.1-rt|6.12|6.12-rt)
 	krel=$("$here/kernel.sh" "$kernel")
 	hrel=$krel
 	;;
