@@ -73,6 +73,9 @@ apply_model() {
 
 main() {
 	mkdir -p "$CACHE" || die "cannot create $CACHE"
+	# One build at a time: later callers wait and then find the cache.
+	exec 9> "$CACHE/.lock"
+	flock 9
 	"$HERE/deps.sh" qemu || die "deps.sh qemu failed"
 	local ver
 	ver=$(apt-cache showsrc qemu | awk '/^Version:/{print $2}' |
