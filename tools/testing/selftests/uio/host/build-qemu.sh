@@ -71,6 +71,37 @@ apply_model() {
 	done
 }
 
+# Trim the device set and configure the tree in $1/build.
+configure_tree() {
+	# Trim the device set to what the UIO tests need (PC machines, serial
+	# console, edu, our card); minikconf adds whatever the machines
+	# select.  The parallel port and the default NICs are there so plain
+	# command lines work without -parallel none / -nic none.  Written
+	# before configure, which reads it.
+	cat > "$1/configs/devices/x86_64-softmmu/default.mak" <<'MAK'
+CONFIG_I440FX=y
+CONFIG_Q35=y
+CONFIG_SERIAL_ISA=y
+CONFIG_PARALLEL=y
+CONFIG_E1000_PCI=y
+CONFIG_E1000E_PCI_EXPRESS=y
+CONFIG_VGA_PCI=y
+CONFIG_TEST_DEVICES=y
+CONFIG_EDU=y
+CONFIG_PCI_TESTDEV=y
+CONFIG_HILSCHER_CIF=y
+MAK
+	# --disable-install-blobs: the dfsg tarball has no pc-bios blobs.
+	mkdir -p "$1/build"
+	(cd "$1/build" && ../configure --target-list=x86_64-softmmu \
+		--without-default-features --without-default-devices \
+		--enable-tcg --disable-kvm --disable-xen --disable-docs \
+		--disable-install-blobs --enable-fdt=system \
+		--firmwarepath=$FIRMWARE_PATH \
+		--enable-trace-backends=log \
+		--disable-werror >&2) || die "configure failed (log above)"
+}
+
 main() {
 	mkdir -p "$CACHE" || die "cannot create $CACHE"
 	# One build at a time: later callers wait and then find the cache.
@@ -86,7 +117,7 @@ main() {
 	# The key covers what reaches the binary: the package version, our
 	# sources and the functions that patch and configure the tree (not
 	# comments, so editing this header does not force a rebuild).
-	key=$( (echo "$ver $FIRMWARE_PATH"; declare -f apply_model main;
+	key=$( (echo "$ver $FIRMWARE_PATH"; declare -f apply_model configure_tree;
 		cat "$TOP/qemu/hw/misc/hilscher_cif.c";
 		for p in $PATCHES; do cat "$TOP/qemu/$p"; done;
 		cat "$TOP/$HEADER") | sha256sum | cut -c1-16)
@@ -105,33 +136,7 @@ main() {
 	cp -a "$SRC" "$tree"
 	apply_model "$tree" || die "applying the CIF model failed"
 
-	# Trim the device set to what the UIO tests need (PC machines, serial
-	# console, edu, our card); minikconf adds whatever the machines
-	# select.  The parallel port and the default NICs are there so plain
-	# command lines work without -parallel none / -nic none.  Written
-	# before configure, which reads it.
-	cat > "$tree/configs/devices/x86_64-softmmu/default.mak" <<'MAK'
-CONFIG_I440FX=y
-CONFIG_Q35=y
-CONFIG_SERIAL_ISA=y
-CONFIG_PARALLEL=y
-CONFIG_E1000_PCI=y
-CONFIG_E1000E_PCI_EXPRESS=y
-CONFIG_VGA_PCI=y
-CONFIG_TEST_DEVICES=y
-CONFIG_EDU=y
-CONFIG_PCI_TESTDEV=y
-CONFIG_HILSCHER_CIF=y
-MAK
-	# --disable-install-blobs: the dfsg tarball has no pc-bios blobs.
-	mkdir -p "$tree/build"
-	(cd "$tree/build" && ../configure --target-list=x86_64-softmmu \
-		--without-default-features --without-default-devices \
-		--enable-tcg --disable-kvm --disable-xen --disable-docs \
-		--disable-install-blobs --enable-fdt=system \
-		--firmwarepath=$FIRMWARE_PATH \
-		--enable-trace-backends=log \
-		--disable-werror >&2) || die "configure failed (log above)"
+	configure_tree "$tree"
 	log "building with $JOBS jobs"
 	ninja -C "$tree/build" -j "$JOBS" qemu-system-x86_64 >&2 ||
 		die "ninja failed (log above)"
