@@ -126,6 +126,16 @@ for t in $targets; do
 	passed=$((passed + p))
 	failed=$((failed + f))
 done
+# Every target's outputs are ignored by git or live outside the tree.
+dirty=$(git -C "$root/uio" status --porcelain --ignore-submodules)
+if [ -n "$dirty" ]; then
+	echo "fresh-check: the targets left files git does not ignore:"
+	echo "$dirty" | head -n 20
+	failed=$((failed + 1))
+else
+	passed=$((passed + 1))
+	echo "# fresh-check: git status is clean after make $targets"
+fi
 echo "# fresh-check: $(( $(date +%s) - t0 )) s in all"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
