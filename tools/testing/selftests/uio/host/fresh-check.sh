@@ -10,9 +10,9 @@
 # bookworm-security). /proc, /sys and /dev are bind-mounted for QEMU and
 # undone, with the whole root, even on failure; FRESH_KEEP=1 keeps the
 # root for a look. The root has its own /var/cache/uio-dev: nothing of the
-# host's caches is used. Prints every target's output; the last line is
-# "N passed, N failed" over all targets (merge-check's PASS/FAIL lines
-# count one each).
+# host's caches is used. Prints every target's TAP or PASS/FAIL lines;
+# the last line is "N passed, N failed" over all targets (merge-check's
+# lines count one each, and a clean `git status` afterwards one more).
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
