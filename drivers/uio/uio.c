@@ -10,14 +10,17 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cdev.h>
+#include <linux/dma-mapping.h>
 #include <linux/fs.h>
 #include <linux/idr.h>
 #include <linux/kobject.h>
 #include <linux/mm.h>
+#include <linux/mmap_lock.h>
 #include <linux/module.h>
 #include <linux/mount.h>
 #include <linux/poll.h>
 #include <linux/pseudo_fs.h>
+#include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uio_driver.h>
@@ -253,8 +256,9 @@ static ssize_t uio_port_show(struct kobject *kobj, struct kobj_attribute *kattr,
 }
 
 /*
- * A LOGICAL or VIRTUAL map's address is a kernel virtual address; only root
- * may read it. PHYS addresses are bus facts that lspci shows anyway.
+ * A LOGICAL, VIRTUAL or DMA_COHERENT map's address is a kernel virtual
+ * address; only root may read it. PHYS addresses are bus facts that lspci
+ * shows anyway.
  */
 static umode_t uio_map_attr_visible(struct kobject *kobj,
 				    struct attribute *attr, int n)
@@ -264,7 +268,8 @@ static umode_t uio_map_attr_visible(struct kobject *kobj,
 	int memtype = uio_region_info(kobj)->mem[ra->index].memtype;
 
 	if (ra->field == UIO_FIELD_ADDR &&
-	    (memtype == UIO_MEM_LOGICAL || memtype == UIO_MEM_VIRTUAL))
+	    (memtype == UIO_MEM_LOGICAL || memtype == UIO_MEM_VIRTUAL ||
+	     memtype == UIO_MEM_DMA_COHERENT))
 		return 0400;
 	return attr->mode;
 }
@@ -654,6 +659,7 @@ static vm_fault_t uio_vma_fault(struct vm_fault *vmf)
 		vmf->page = page;
 		break;
 	default:
+		/* DMA_COHERENT is mapped whole by mmap(); only the zap leaves holes. */
 		ret = VM_FAULT_SIGBUS;
 	}
 	uio_put_info(idev);
@@ -679,10 +685,134 @@ static const struct vm_operations_struct uio_pfn_vm_ops = {
 #endif
 };
 
+/*
+ * UIO_MEM_DMA_COHERENT maps are the one kind the core cannot fault in page
+ * by page: only dma_mmap_coherent() knows how the buffer is backed (linear
+ * map, remapped pages, a per-device pool) and with which attributes user
+ * space may map it, and it fills the page tables at mmap() time. So:
+ *
+ * - it reads vm_pgoff as an offset into the buffer, where the core keeps
+ *   the map index; it sees 0 for the duration of the call.
+ *
+ * - the pages are mapped before mmap_region() links the VMA into the
+ *   device's address space. A zap by uio_kill() in between would miss the
+ *   VMA and leave user space a mapping of a buffer the stub frees next.
+ *   The mmap() call holds its mm's mmap_lock for writing until the VMA is
+ *   linked, so uio_kill() takes mmap_lock once for every mm on
+ *   idev->dma_mms before it zaps. An mm is listed by every DMA_COHERENT
+ *   mmap() and dropped again when one of its VMAs of this device closes:
+ *   closing needs the same mmap_lock, so that mm has no mmap() in flight.
+ */
+
+/**
+ * struct uio_dma_mm - an mm that may be linking a DMA_COHERENT mapping
+ * @node:	entry in uio_device.dma_mms
+ * @mm:		the mm, pinned with mmgrab()
+ */
+struct uio_dma_mm {
+	struct list_head	node;
+	struct mm_struct	*mm;
+};
+
+/* Context: idev->dma_mm_lock held. */
+static struct uio_dma_mm *uio_dma_mm_find(struct uio_device *idev,
+					  struct mm_struct *mm)
+{
+	struct uio_dma_mm *dm;
+
+	list_for_each_entry(dm, &idev->dma_mms, node)
+		if (dm->mm == mm)
+			return dm;
+	return NULL;
+}
+
+static int uio_dma_mm_add(struct uio_device *idev, struct mm_struct *mm)
+{
+	struct uio_dma_mm *new;
+
+	new = kmalloc(sizeof(*new), GFP_KERNEL);
+	if (!new)
+		return -ENOMEM;
+
+	spin_lock(&idev->dma_mm_lock);
+	if (!uio_dma_mm_find(idev, mm)) {
+		mmgrab(mm);
+		new->mm = mm;
+		list_add(&new->node, &idev->dma_mms);
+		new = NULL;
+	}
+	spin_unlock(&idev->dma_mm_lock);
+	kfree(new);
+	return 0;
+}
+
+static void uio_dma_vma_close(struct vm_area_struct *vma)
+{
+	struct uio_device *idev = vma->vm_private_data;
+	struct uio_dma_mm *dm;
+
+	spin_lock(&idev->dma_mm_lock);
+	dm = uio_dma_mm_find(idev, vma->vm_mm);
+	if (dm)
+		list_del(&dm->node);
+	spin_unlock(&idev->dma_mm_lock);
+	if (dm) {
+		mmdrop(dm->mm);
+		kfree(dm);
+	}
+}
+
+/* Wait until every DMA_COHERENT mapping made so far is visible to the zap. */
+static void uio_dma_mm_sync(struct uio_device *idev)
+{
+	struct uio_dma_mm *dm, *tmp;
+	LIST_HEAD(mms);
+
+	spin_lock(&idev->dma_mm_lock);
+	list_splice_init(&idev->dma_mms, &mms);
+	spin_unlock(&idev->dma_mm_lock);
+
+	list_for_each_entry_safe(dm, tmp, &mms, node) {
+		mmap_read_lock(dm->mm);
+		mmap_read_unlock(dm->mm);
+		mmdrop(dm->mm);
+		kfree(dm);
+	}
+}
+
+static const struct vm_operations_struct uio_dma_vm_ops = {
+	.fault		= uio_vma_fault,
+	.may_split	= uio_vma_may_split,
+	.close		= uio_dma_vma_close,
+};
+
+static int uio_mmap_dma_coherent(struct uio_device *idev,
+				 const struct uio_mem *mem,
+				 struct vm_area_struct *vma)
+{
+	unsigned long map = vma->vm_pgoff;
+	int ret;
+
+	/* An unaligned addr is how uio_dmem_genirq marks "not allocated". */
+	if (mem->addr & ~PAGE_MASK)
+		return -ENODEV;
+	ret = uio_dma_mm_add(idev, vma->vm_mm);
+	if (ret)
+		return ret;
+
+	vma->vm_pgoff = 0;
+	ret = dma_mmap_coherent(mem->dma_device, vma,
+				(void *)(uintptr_t)mem->addr, mem->dma_addr,
+				mem->size);
+	vma->vm_pgoff = map;
+	return ret;
+}
+
 static int uio_mmap_mem(struct uio_device *idev, const struct uio_info *info,
 			struct vm_area_struct *vma)
 {
 	const struct uio_mem *mem;
+	int ret;
 
 	if (vma->vm_pgoff >= MAX_UIO_MAPS)
 		return -EINVAL;
@@ -708,6 +838,12 @@ static int uio_mmap_mem(struct uio_device *idev, const struct uio_info *info,
 	case UIO_MEM_LOGICAL:
 	case UIO_MEM_VIRTUAL:
 		vma->vm_ops = &uio_page_vm_ops;
+		break;
+	case UIO_MEM_DMA_COHERENT:
+		ret = uio_mmap_dma_coherent(idev, mem, vma);
+		if (ret)
+			return ret;
+		vma->vm_ops = &uio_dma_vm_ops;
 		break;
 	default:
 		return -EINVAL;
@@ -760,8 +896,8 @@ static void uio_device_release(struct device *dev)
 /*
  * Make the device unusable: "unavailable" (no operation can pin the
  * description any more), then "woken" (blocked readers and pollers see
- * the device gone), then "unmapped" (the next touch of any mapping faults
- * and gets SIGBUS).
+ * the device gone), then "unmapped" (every mapping is in the address space,
+ * and the next touch of any of them faults and gets SIGBUS).
  */
 static void uio_kill(struct uio_device *idev)
 {
@@ -771,6 +907,7 @@ static void uio_kill(struct uio_device *idev)
 
 	wake_up_interruptible_all(&idev->wait);
 	kill_fasync(&idev->async_queue, SIGIO, POLL_HUP);
+	uio_dma_mm_sync(idev);
 	unmap_mapping_range(idev->inode->i_mapping, 0, 0, 1);
 }
 
@@ -783,12 +920,18 @@ static void uio_unpublish(struct uio_info *info)
 
 static int uio_check_info(const struct uio_info *info)
 {
+	const struct uio_mem *mem;
+
 	if (!info || !info->name || !info->version)
 		return -EINVAL;
 	if (info->irq < UIO_IRQ_CUSTOM)
 		return -EINVAL;
 	if (uio_has_hw_irq(info) && !info->handler)
 		return -EINVAL;
+	for (mem = info->mem; mem < info->mem + MAX_UIO_MAPS; mem++)
+		if (mem->size && mem->memtype == UIO_MEM_DMA_COHERENT &&
+		    !mem->dma_device)
+			return -EINVAL;
 	return 0;
 }
 
@@ -842,6 +985,8 @@ int __uio_register_device(struct module *owner, struct device *parent,
 	atomic_set(&idev->event, 0);
 	init_waitqueue_head(&idev->wait);
 	init_rwsem(&idev->info_sem);
+	spin_lock_init(&idev->dma_mm_lock);
+	INIT_LIST_HEAD(&idev->dma_mms);
 
 	/* From here on uio_device_release() frees everything. */
 	device_initialize(&idev->dev);

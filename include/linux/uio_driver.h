@@ -11,8 +11,10 @@
 #include <linux/device.h>
 #include <linux/fs.h>
 #include <linux/interrupt.h>
+#include <linux/list.h>
 #include <linux/module.h>
 #include <linux/rwsem.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/wait.h>
 
@@ -23,23 +25,30 @@ struct uio_region_dir;
  * struct uio_mem - a memory region user space may map
  * @name:		short name shown in sysfs, may be %NULL
  * @addr:		physical, logical or vmalloc address of the region,
- *			depending on @memtype
+ *			depending on @memtype; for %UIO_MEM_DMA_COHERENT the
+ *			page-aligned CPU address dma_alloc_coherent() returned
+ * @dma_addr:		%UIO_MEM_DMA_COHERENT only: the DMA handle of the same
+ *			dma_alloc_coherent() call
  * @offs:		offset of the device's first byte within the first
  *			mapped page
  * @size:		size in bytes; 0 marks an unused slot
  * @memtype:		one of the UIO_MEM_* constants
  * @internal_addr:	ioremap()ed address for the stub's own use; the core
  *			never touches it
+ * @dma_device:		%UIO_MEM_DMA_COHERENT only: the device the buffer was
+ *			allocated for
  *
  * Map N is selected by mmap() with offset N * PAGE_SIZE.
  */
 struct uio_mem {
 	const char		*name;
 	phys_addr_t		addr;
+	dma_addr_t		dma_addr;
 	unsigned long		offs;
 	resource_size_t		size;
 	int			memtype;
 	void __iomem		*internal_addr;
+	struct device		*dma_device;
 };
 
 #define MAX_UIO_MAPS		5
@@ -82,6 +91,10 @@ struct uio_port {
  * @info:	the stub's description; %NULL once the device is gone
  * @maps_dir:	the "maps" sysfs directory, %NULL if there are no maps
  * @ports_dir:	the "portio" sysfs directory, %NULL if there are no ports
+ * @dma_mm_lock: protects @dma_mms
+ * @dma_mms:	address spaces in which a %UIO_MEM_DMA_COHERENT mapping may
+ *		be in the making, so unregister can wait for it to become
+ *		visible to the zap
  */
 struct uio_device {
 	int			minor;
@@ -97,6 +110,8 @@ struct uio_device {
 	struct uio_info		*info;
 	struct uio_region_dir	*maps_dir;
 	struct uio_region_dir	*ports_dir;
+	spinlock_t		dma_mm_lock;	/* protects dma_mms */
+	struct list_head	dma_mms;
 };
 
 /**
@@ -158,11 +173,12 @@ void uio_event_notify(struct uio_info *info);
 #define UIO_IRQ_NONE	0
 
 /* Values for uio_mem.memtype */
-#define UIO_MEM_NONE	0
-#define UIO_MEM_PHYS	1
-#define UIO_MEM_LOGICAL	2
-#define UIO_MEM_VIRTUAL	3
-#define UIO_MEM_IOVA	4
+#define UIO_MEM_NONE		0
+#define UIO_MEM_PHYS		1
+#define UIO_MEM_LOGICAL		2
+#define UIO_MEM_VIRTUAL		3
+#define UIO_MEM_IOVA		4
+#define UIO_MEM_DMA_COHERENT	5
 
 /* Values for uio_port.porttype */
 #define UIO_PORT_NONE	0

@@ -21,8 +21,10 @@
 #define STUB		"/sys/devices/platform/uio_test/"
 #define LOGICAL_SIZE	(4 * 4096)
 #define VIRTUAL_SIZE	(3 * 4096)
+#define DMA_SIZE	(2 * 4096)
 #define LOGICAL_SEED	0x5a
 #define VIRTUAL_SEED	0xa5
+#define DMA_SEED	0x3c
 #define HOOK_MAGIC	0x686f6f6bU
 
 static long page_size(void)
@@ -145,15 +147,20 @@ TEST_F(uio, sysfs_maps_describe_regions)
 	EXPECT_EQ(LOGICAL_SIZE, uio_sysfs_num(path));
 	uio_path(path, sizeof(path), self->minor, "maps/map1/size");
 	EXPECT_EQ(VIRTUAL_SIZE, uio_sysfs_num(path));
+	uio_path(path, sizeof(path), self->minor, "maps/map2/size");
+	EXPECT_EQ(DMA_SIZE, uio_sysfs_num(path));
 	uio_path(path, sizeof(path), self->minor, "maps/map0/name");
 	ASSERT_EQ(0, uio_sysfs_read(path, buf, sizeof(buf)));
 	EXPECT_STREQ("logical", buf);
 	uio_path(path, sizeof(path), self->minor, "maps/map1/name");
 	ASSERT_EQ(0, uio_sysfs_read(path, buf, sizeof(buf)));
 	EXPECT_STREQ("virtual", buf);
+	uio_path(path, sizeof(path), self->minor, "maps/map2/name");
+	ASSERT_EQ(0, uio_sysfs_read(path, buf, sizeof(buf)));
+	EXPECT_STREQ("dma", buf);
 	uio_path(path, sizeof(path), self->minor, "maps/map0/offset");
 	EXPECT_EQ(0, uio_sysfs_num(path));
-	uio_path(path, sizeof(path), self->minor, "maps/map2");
+	uio_path(path, sizeof(path), self->minor, "maps/map3");
 	EXPECT_EQ(-1, access(path, F_OK));
 	uio_path(path, sizeof(path), self->minor, "portio");
 	EXPECT_EQ(-1, access(path, F_OK));
@@ -167,6 +174,9 @@ TEST_F(uio, sysfs_kernel_addresses_root_only)
 	pid_t pid;
 
 	uio_path(path, sizeof(path), self->minor, "maps/map0/addr");
+	ASSERT_EQ(0, stat(path, &st));
+	EXPECT_EQ(0400, st.st_mode & 0777);
+	uio_path(path, sizeof(path), self->minor, "maps/map2/addr");
 	ASSERT_EQ(0, stat(path, &st));
 	EXPECT_EQ(0400, st.st_mode & 0777);
 	uio_path(path, sizeof(path), self->minor, "maps/map1/addr");
@@ -529,11 +539,25 @@ TEST_F(uio, mmap_virtual_shows_kernel_buffer)
 	munmap(p, VIRTUAL_SIZE);
 }
 
+TEST_F(uio, mmap_dma_coherent_shows_kernel_buffer)
+{
+	uint8_t *p;
+	size_t i, bad = 0;
+
+	p = mmap(NULL, DMA_SIZE, PROT_READ, MAP_SHARED, self->fd,
+		 2 * page_size());
+	ASSERT_NE(MAP_FAILED, p);
+	for (i = 0; i < DMA_SIZE; i++)
+		bad += p[i] != pattern(i, DMA_SEED);
+	EXPECT_EQ(0, bad);
+	munmap(p, DMA_SIZE);
+}
+
 TEST_F(uio, mmap_writes_reach_kernel)
 {
-	volatile uint32_t *logical, *virtual;
+	volatile uint32_t *logical, *virtual, *dma;
 	char buf[64], want[64];
-	uint32_t old_l, old_v;
+	uint32_t old_l, old_v, old_d;
 
 	logical = mmap(NULL, page_size(), PROT_READ | PROT_WRITE, MAP_SHARED,
 		       self->fd, 0);
@@ -541,17 +565,25 @@ TEST_F(uio, mmap_writes_reach_kernel)
 	virtual = mmap(NULL, page_size(), PROT_READ | PROT_WRITE, MAP_SHARED,
 		       self->fd, page_size());
 	ASSERT_NE(MAP_FAILED, virtual);
+	dma = mmap(NULL, page_size(), PROT_READ | PROT_WRITE, MAP_SHARED,
+		   self->fd, 2 * page_size());
+	ASSERT_NE(MAP_FAILED, dma);
 	old_l = *logical;
 	old_v = *virtual;
+	old_d = *dma;
 	*logical = 0xdeadbeef;
 	*virtual = 0xcafef00d;
+	*dma = 0x0ddba115;
 	ASSERT_EQ(0, uio_sysfs_read(STUB "backing", buf, sizeof(buf)));
-	snprintf(want, sizeof(want), "0xdeadbeef 0xcafef00d 0x%08x", HOOK_MAGIC);
+	snprintf(want, sizeof(want), "0xdeadbeef 0xcafef00d 0x%08x 0x0ddba115",
+		 HOOK_MAGIC);
 	EXPECT_STREQ(want, buf);
 	*logical = old_l;
 	*virtual = old_v;
+	*dma = old_d;
 	munmap((void *)logical, page_size());
 	munmap((void *)virtual, page_size());
+	munmap((void *)dma, page_size());
 }
 
 TEST_F(uio, mmap_missing_map_einval)
@@ -559,7 +591,7 @@ TEST_F(uio, mmap_missing_map_einval)
 	void *p;
 
 	p = mmap(NULL, page_size(), PROT_READ, MAP_SHARED, self->fd,
-		 2 * page_size());
+		 3 * page_size());
 	EXPECT_EQ(MAP_FAILED, p);
 	EXPECT_EQ(EINVAL, errno);
 	p = mmap(NULL, page_size(), PROT_READ, MAP_SHARED, self->fd,
@@ -593,6 +625,10 @@ TEST_F(uio, mmap_beyond_map_size_einval)
 		 self->fd, page_size());
 	EXPECT_EQ(MAP_FAILED, p);
 	EXPECT_EQ(EINVAL, errno);
+	p = mmap(NULL, DMA_SIZE + page_size(), PROT_READ, MAP_SHARED,
+		 self->fd, 2 * page_size());
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
 }
 
 TEST_F(uio, mmap_private_einval)
@@ -600,6 +636,10 @@ TEST_F(uio, mmap_private_einval)
 	void *p;
 
 	p = mmap(NULL, page_size(), PROT_READ, MAP_PRIVATE, self->fd, 0);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+	p = mmap(NULL, page_size(), PROT_READ, MAP_PRIVATE, self->fd,
+		 2 * page_size());
 	EXPECT_EQ(MAP_FAILED, p);
 	EXPECT_EQ(EINVAL, errno);
 }
@@ -738,8 +778,11 @@ TEST_F(uio, register_rejects_bad_info)
 	char buf[64];
 
 	ASSERT_EQ(0, uio_sysfs_read(STUB "bad_register", buf, sizeof(buf)));
-	/* NULL parent, no name, IRQ without handler, irq < UIO_IRQ_CUSTOM */
-	EXPECT_STREQ("-22 -22 -22 -22", buf);
+	/*
+	 * NULL parent, no name, IRQ without handler, irq < UIO_IRQ_CUSTOM,
+	 * DMA_COHERENT map without dma_device
+	 */
+	EXPECT_STREQ("-22 -22 -22 -22 -22", buf);
 }
 
 /* --- unregister while in use ---------------------------------------- */
@@ -790,7 +833,7 @@ TEST_F(uio, unregister_fails_later_operations)
 
 TEST_F(uio, unregister_zaps_mappings)
 {
-	volatile unsigned int *logical, *virtual;
+	volatile unsigned int *logical, *virtual, *dma;
 
 	logical = mmap(NULL, page_size(), PROT_READ | PROT_WRITE, MAP_SHARED,
 		       self->fd, 0);
@@ -798,17 +841,45 @@ TEST_F(uio, unregister_zaps_mappings)
 	virtual = mmap(NULL, page_size(), PROT_READ, MAP_SHARED, self->fd,
 		       page_size());
 	ASSERT_NE(MAP_FAILED, virtual);
+	dma = mmap(NULL, DMA_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
+		   self->fd, 2 * page_size());
+	ASSERT_NE(MAP_FAILED, dma);
 	/* Populated before, so SIGBUS later proves the zap. */
 	EXPECT_EQ(pattern(0, LOGICAL_SEED), *(volatile uint8_t *)logical);
 	EXPECT_EQ(pattern(0, VIRTUAL_SEED), *(volatile uint8_t *)virtual);
+	EXPECT_EQ(pattern(0, DMA_SEED), *(volatile uint8_t *)dma);
 	EXPECT_FALSE(uio_touch_sigbus(logical, false));
+	EXPECT_FALSE(uio_touch_sigbus(dma + page_size() / 4, false));
 
 	ASSERT_EQ(0, stub_register(false));
 	EXPECT_TRUE(uio_touch_sigbus(logical, false));
 	EXPECT_TRUE(uio_touch_sigbus(logical, true));
 	EXPECT_TRUE(uio_touch_sigbus(virtual, false));
+	EXPECT_TRUE(uio_touch_sigbus(dma, false));
+	EXPECT_TRUE(uio_touch_sigbus(dma, true));
+	EXPECT_TRUE(uio_touch_sigbus(dma + page_size() / 4, false));
 	munmap((void *)logical, page_size());
 	munmap((void *)virtual, page_size());
+	munmap((void *)dma, DMA_SIZE);
+}
+
+TEST_F(uio, unregister_zaps_dma_mapping_of_closed_file)
+{
+	volatile unsigned int *dma;
+	int fd;
+
+	fd = uio_open_minor(self->minor, O_RDWR);
+	ASSERT_GE(fd, 0);
+	dma = mmap(NULL, DMA_SIZE, PROT_READ, MAP_SHARED, fd, 2 * page_size());
+	ASSERT_NE(MAP_FAILED, dma);
+	/* The mapping outlives its file, and still reaches the buffer. */
+	close(fd);
+	EXPECT_EQ(pattern(1, DMA_SEED), ((volatile uint8_t *)dma)[1]);
+	EXPECT_FALSE(uio_touch_sigbus(dma, false));
+
+	ASSERT_EQ(0, stub_register(false));
+	EXPECT_TRUE(uio_touch_sigbus(dma, false));
+	munmap((void *)dma, DMA_SIZE);
 }
 
 TEST_F(uio, unregister_twice_and_late_notify_harmless)

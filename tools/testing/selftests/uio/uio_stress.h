@@ -25,8 +25,11 @@
 #define STUB_KO		"/modules/uio_test_mod.ko"
 #define STUB_LOGICAL_SIZE	(4 * 4096)
 #define STUB_VIRTUAL_SIZE	(3 * 4096)
+#define STUB_DMA_SIZE		(2 * 4096)
+#define STUB_DMA_MAP		2
 #define STUB_LOGICAL_SEED	0x5a
 #define STUB_VIRTUAL_SEED	0xa5
+#define STUB_DMA_SEED		0x3c
 
 #define PCI_DEVICES	"/sys/bus/pci/devices"
 #define UPG_DRIVER	"/sys/bus/pci/drivers/uio_pci_generic"

@@ -693,6 +693,127 @@ static int unregister_race_test(void)
 	return toggles == cycles ? 0 : 1;
 }
 
+/* --- DMA-coherent mappings racing with unregister ----------------------- */
+
+#define DMA_RACE_KEEP	64	/* mappings each thread holds on to */
+
+/**
+ * struct dma_racer - one thread mapping the stub's DMA_COHERENT map
+ * @thread:	the thread
+ * @path:	the stub's device node
+ * @maps:	the last DMA_RACE_KEEP mappings it made, NULL where none
+ * @mmaps:	successful mmap() calls
+ * @bad:	outcomes outside the documented ones
+ */
+struct dma_racer {
+	pthread_t		thread;
+	const char		*path;
+	volatile uint32_t	*maps[DMA_RACE_KEEP];
+	long long		mmaps;
+	int			bad;
+};
+
+static void dma_racer_bad(struct dma_racer *dr, const char *what, int err)
+{
+	if (++dr->bad <= 3)
+		ksft_print_msg("dma race: %s: %s\n", what, strerror(err));
+}
+
+/* Map until the stub is gone, keeping the newest mappings. */
+static void *dma_racer_fn(void *arg)
+{
+	struct dma_racer *dr = arg;
+	volatile uint32_t *map;
+	unsigned int slot = 0;
+	uint32_t val;
+	int fd;
+
+	for (;;) {
+		fd = open(dr->path, O_RDWR | O_CLOEXEC);
+		if (fd < 0) {
+			if (errno != ENOENT && errno != ENODEV && errno != ENXIO)
+				dma_racer_bad(dr, "open", errno);
+			break;
+		}
+		map = mmap(NULL, STUB_DMA_SIZE, PROT_READ, MAP_SHARED, fd,
+			   STUB_DMA_MAP * 4096);
+		close(fd);
+		if (map == MAP_FAILED) {
+			if (errno != EIO)
+				dma_racer_bad(dr, "mmap", errno);
+			break;
+		}
+		dr->mmaps++;
+		/* SIGBUS is fine: the stub went away after the mmap(). */
+		if (stress_peek(map + 1, &val) &&
+		    val != stub_pattern32(4, STUB_DMA_SEED))
+			dma_racer_bad(dr, "mapping reads wrong data", 0);
+		if (dr->maps[slot])
+			munmap((void *)dr->maps[slot], STUB_DMA_SIZE);
+		dr->maps[slot] = map;
+		slot = (slot + 1) % DMA_RACE_KEEP;
+	}
+	return NULL;
+}
+
+/*
+ * dma_mmap_coherent() fills the page tables before mmap() links the VMA
+ * where unregister's zap looks for it. Whatever mmap() succeeded before
+ * unregister returned, every one of those mappings must fault afterwards.
+ */
+static int dma_unregister_race_test(void)
+{
+	struct stress_snapshot before, after;
+	struct dma_racer dr[4];
+	long long mmaps = 0, live = 0;
+	unsigned int cycle, i, k;
+	char path[64];
+	uint32_t val;
+	int minor, bad = 0;
+
+	stress_catch_sigbus();
+	if (uio_find(STUB_NAME) < 0)
+		return STRESS_SKIP;
+	stress_snapshot(&before);
+	for (cycle = 0; cycle < cycles; cycle++) {
+		minor = uio_find(STUB_NAME);
+		if (!stress_check(minor >= 0, "stub missing"))
+			break;
+		snprintf(path, sizeof(path), "/dev/uio%d", minor);
+		memset(dr, 0, sizeof(dr));
+		for (i = 0; i < ARRAY_SIZE(dr); i++) {
+			dr[i].path = path;
+			if (pthread_create(&dr[i].thread, NULL, dma_racer_fn,
+					   &dr[i]))
+				return 1;
+		}
+		usleep(1000 + 1000 * (cycle % 8));
+		stress_check(stub_register(false) == 0, "unregister");
+		for (i = 0; i < ARRAY_SIZE(dr); i++) {
+			pthread_join(dr[i].thread, NULL);
+			mmaps += dr[i].mmaps;
+			bad += dr[i].bad;
+			for (k = 0; k < DMA_RACE_KEEP; k++) {
+				if (!dr[i].maps[k])
+					continue;
+				live += stress_peek(dr[i].maps[k], &val);
+				munmap((void *)dr[i].maps[k], STUB_DMA_SIZE);
+			}
+		}
+		if (!stress_check(stub_register(true) == 0, "register"))
+			break;
+	}
+	stress_snapshot(&after);
+	ksft_print_msg("dma race: %u cycles, %lld mmaps by %zu threads\n",
+		       cycle, mmaps, ARRAY_SIZE(dr));
+	stress_check(live == 0, "%lld mappings still live after unregister",
+		     live);
+	stress_check(bad == 0, "%d undocumented outcomes", bad);
+	stress_check(stress_compare("dma race", &before, &after,
+				    STRESS_TEST_MEM_KB), "leak after DMA races");
+	return cycle == cycles ? 0 : 1;
+}
+
 /* --- event storm --------------------------------------------------------- */
 
 /**
@@ -985,6 +1106,7 @@ static const struct {
 	{ "rmmod_refused_while_open",		module_lifetime_test,	60, 1200 },
 	{ "open_mmap_races_balance",		open_mmap_race_test,	120, 1200 },
 	{ "open_mmap_race_unregister",		unregister_race_test,	120, 2400 },
+	{ "dma_mmap_race_unregister",		dma_unregister_race_test, 120, 2400 },
 	{ "event_storm_counts_exactly",		irq_storm_test,		120, 1200 },
 	{ "shared_line_claimed_by_owner",	shared_irq_test,	120, 1200 },
 	{ "unprivileged_sees_no_device",	unprivileged_test,	30, 30 },

@@ -6,7 +6,8 @@
  *
  * "uio_test"        UIO_IRQ_CUSTOM, events on demand, irqcontrol recorded,
  *                   map0 LOGICAL (page allocator via kmalloc), map1 VIRTUAL
- *                   (vmalloc_user); open/release calls counted.
+ *                   (vmalloc_user), map2 DMA_COHERENT (dma_alloc_coherent
+ *                   for the platform device); open/release calls counted.
  * "uio_test_noirq"  UIO_IRQ_NONE, no irqcontrol, and its own mmap hook
  *                   mapping one page; mmap hook calls counted.
  *
@@ -14,6 +15,7 @@
  * list at the end): fire events, unregister and register "uio_test" again
  * while user space holds files and mappings, read the counters.
  */
+#include <linux/dma-mapping.h>
 #include <linux/module.h>
 #include <linux/mm.h>
 #include <linux/platform_device.h>
@@ -24,18 +26,22 @@
 /* Above KMALLOC_MAX_CACHE_SIZE: whole pages, never slab objects. */
 #define UIO_TEST_LOGICAL_SIZE	(4 * PAGE_SIZE)
 #define UIO_TEST_VIRTUAL_SIZE	(3 * PAGE_SIZE)
+#define UIO_TEST_DMA_SIZE	(2 * PAGE_SIZE)
 #define UIO_TEST_LOGICAL_SEED	0x5a
 #define UIO_TEST_VIRTUAL_SEED	0xa5
+#define UIO_TEST_DMA_SEED	0x3c
 #define UIO_TEST_HOOK_MAGIC	0x686f6f6bU	/* "hook" */
 
 /**
  * struct uio_test - the module's state
- * @pdev:		parent of both UIO devices
+ * @pdev:		parent of the UIO devices, and the device @dma is for
  * @lock:		serialises register/unregister of @info
  * @info:		the "uio_test" device
  * @noirq:		the "uio_test_noirq" device
  * @logical:		backing of @info map0
  * @virtual:		backing of @info map1
+ * @dma:		backing of @info map2
+ * @dma_handle:		DMA address of @dma
  * @hook_page:		backing of @noirq map0
  * @registered:		whether @info is registered
  * @open_calls:		@info open() calls
@@ -52,6 +58,8 @@ struct uio_test {
 	struct uio_info		noirq;
 	void			*logical;
 	void			*virtual;
+	void			*dma;
+	dma_addr_t		dma_handle;
 	void			*hook_page;
 	bool			registered;
 	atomic_t		open_calls;
@@ -122,6 +130,12 @@ static void uio_test_setup_info(struct uio_test *t)
 	info->mem[1].addr = (uintptr_t)t->virtual;
 	info->mem[1].size = UIO_TEST_VIRTUAL_SIZE;
 	info->mem[1].memtype = UIO_MEM_VIRTUAL;
+	info->mem[2].name = "dma";
+	info->mem[2].addr = (uintptr_t)t->dma;
+	info->mem[2].dma_addr = t->dma_handle;
+	info->mem[2].dma_device = &t->pdev->dev;
+	info->mem[2].size = UIO_TEST_DMA_SIZE;
+	info->mem[2].memtype = UIO_MEM_DMA_COHERENT;
 
 	info = &t->noirq;
 	info->name = "uio_test_noirq";
@@ -233,9 +247,9 @@ static DEVICE_ATTR_WO(open_error);
 static ssize_t backing_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
 {
-	return sysfs_emit(buf, "0x%08x 0x%08x 0x%08x\n",
+	return sysfs_emit(buf, "0x%08x 0x%08x 0x%08x 0x%08x\n",
 			  *(u32 *)uio_test->logical, *(u32 *)uio_test->virtual,
-			  *(u32 *)uio_test->hook_page);
+			  *(u32 *)uio_test->hook_page, *(u32 *)uio_test->dma);
 }
 static DEVICE_ATTR_RO(backing);
 
@@ -244,7 +258,7 @@ static ssize_t bad_register_show(struct device *dev,
 				 struct device_attribute *attr, char *buf)
 {
 	struct uio_info bad = { .name = "bad", .version = "1" };
-	int no_parent, no_name, no_handler, bad_irq;
+	int no_parent, no_name, no_handler, bad_irq, no_dma_device;
 
 	no_parent = uio_register_device(NULL, &bad);
 	bad.name = NULL;
@@ -254,8 +268,12 @@ static ssize_t bad_register_show(struct device *dev,
 	no_handler = uio_register_device(dev, &bad);
 	bad.irq = -2;
 	bad_irq = uio_register_device(dev, &bad);
-	return sysfs_emit(buf, "%d %d %d %d\n", no_parent, no_name, no_handler,
-			  bad_irq);
+	bad.irq = UIO_IRQ_NONE;
+	bad.mem[0].size = PAGE_SIZE;
+	bad.mem[0].memtype = UIO_MEM_DMA_COHERENT;
+	no_dma_device = uio_register_device(dev, &bad);
+	return sysfs_emit(buf, "%d %d %d %d %d\n", no_parent, no_name,
+			  no_handler, bad_irq, no_dma_device);
 }
 static DEVICE_ATTR_RO(bad_register);
 
@@ -304,7 +322,6 @@ static int __init uio_test_init(void)
 	uio_test_fill(t->logical, UIO_TEST_LOGICAL_SIZE, UIO_TEST_LOGICAL_SEED);
 	uio_test_fill(t->virtual, UIO_TEST_VIRTUAL_SIZE, UIO_TEST_VIRTUAL_SEED);
 	*(u32 *)t->hook_page = UIO_TEST_HOOK_MAGIC;
-	uio_test_setup_info(t);
 	uio_test = t;
 
 	t->pdev = platform_device_register_simple("uio_test", PLATFORM_DEVID_NONE,
@@ -313,9 +330,19 @@ static int __init uio_test_init(void)
 		ret = PTR_ERR(t->pdev);
 		goto out_free;
 	}
+	/* Platform devices come with a 32-bit DMA mask. */
+	t->dma = dma_alloc_coherent(&t->pdev->dev, UIO_TEST_DMA_SIZE,
+				    &t->dma_handle, GFP_KERNEL);
+	if (!t->dma) {
+		ret = -ENOMEM;
+		goto out_unregister_pdev;
+	}
+	uio_test_fill(t->dma, UIO_TEST_DMA_SIZE, UIO_TEST_DMA_SEED);
+	uio_test_setup_info(t);
+
 	ret = sysfs_create_group(&t->pdev->dev.kobj, &uio_test_group);
 	if (ret)
-		goto out_unregister_pdev;
+		goto out_free_dma;
 	ret = uio_register_device(&t->pdev->dev, &t->info);
 	if (ret)
 		goto out_remove_group;
@@ -329,6 +356,9 @@ out_unregister_info:
 	uio_unregister_device(&t->info);
 out_remove_group:
 	sysfs_remove_group(&t->pdev->dev.kobj, &uio_test_group);
+out_free_dma:
+	dma_free_coherent(&t->pdev->dev, UIO_TEST_DMA_SIZE, t->dma,
+			  t->dma_handle);
 out_unregister_pdev:
 	platform_device_unregister(t->pdev);
 out_free:
@@ -343,6 +373,8 @@ static void __exit uio_test_exit(void)
 	uio_unregister_device(&t->noirq);
 	uio_unregister_device(&t->info);
 	sysfs_remove_group(&t->pdev->dev.kobj, &uio_test_group);
+	dma_free_coherent(&t->pdev->dev, UIO_TEST_DMA_SIZE, t->dma,
+			  t->dma_handle);
 	platform_device_unregister(t->pdev);
 	uio_test_free(t);
 }
