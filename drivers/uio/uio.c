@@ -431,7 +431,11 @@ void uio_event_notify(struct uio_info *info)
 }
 EXPORT_SYMBOL_GPL(uio_event_notify);
 
-/* free_irq() runs before unregister drops the description or idev. */
+/*
+ * Hard interrupt context, or the demultiplexing driver's thread for a
+ * nested-thread interrupt. free_irq() runs before unregister drops the
+ * description or idev.
+ */
 static irqreturn_t uio_interrupt(int irq, void *dev_id)
 {
 	struct uio_device *idev = dev_id;
@@ -1012,9 +1016,20 @@ int __uio_register_device(struct module *owner, struct device *parent,
 
 	WRITE_ONCE(info->uio_dev, idev);
 	if (uio_has_hw_irq(info)) {
-		ret = request_irq(info->irq, uio_interrupt, info->irq_flags,
-				  info->name, idev);
-		if (ret)
+		/*
+		 * Every event is counted by the handler that claims it, not by
+		 * an irq thread: a thread woken by several interrupts runs once
+		 * and would report them as one event. request_any_context_irq()
+		 * makes uio_interrupt() the hard handler of an ordinary line,
+		 * and the thread function of a nested-thread interrupt (one a
+		 * sleeping demultiplexer, e.g. an I2C GPIO expander, delivers
+		 * from its own thread with handle_nested_irq()), which
+		 * request_irq() refuses with -EINVAL. Neither creates an irq
+		 * thread; PREEMPT_RT force-threads ordinary lines as usual.
+		 */
+		ret = request_any_context_irq(info->irq, uio_interrupt,
+					      info->irq_flags, info->name, idev);
+		if (ret < 0)
 			goto out_unpublish;
 	}
 	return 0;

@@ -123,10 +123,13 @@ struct uio_device {
  * @port:	I/O port regions listed in sysfs
  * @irq:	interrupt number, %UIO_IRQ_CUSTOM when the stub reports events
  *		itself with uio_event_notify(), or %UIO_IRQ_NONE
- * @irq_flags:	flags for request_irq(), e.g. %IRQF_SHARED
+ * @irq_flags:	flags for requesting @irq, e.g. %IRQF_SHARED
  * @priv:	free for the stub driver
- * @handler:	hard interrupt handler: check the device really interrupted,
- *		silence it and return %IRQ_HANDLED, else %IRQ_NONE
+ * @handler:	interrupt handler: check the device really interrupted,
+ *		silence it and return %IRQ_HANDLED, else %IRQ_NONE. Runs in
+ *		hard interrupt context, or in the demultiplexing driver's
+ *		thread if @irq is a nested-thread interrupt (e.g. of an I2C
+ *		GPIO expander); under PREEMPT_RT in the forced irq thread
  * @mmap:	optional; replaces the core's mmap() of the regions
  * @open:	optional; called on every open() of /dev/uioN
  * @release:	optional; called on the last close of each open file while

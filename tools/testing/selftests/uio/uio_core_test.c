@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The /dev/uioN ABI and the core's lifetime rules, checked against the
- * uio_test_mod stub: sysfs, read, poll, write, mmap, open/release hooks,
- * module pinning, and unregister while files and mappings are in use.
+ * uio_test_mod stub: sysfs, read, poll, write, mmap (LOGICAL, VIRTUAL and
+ * DMA_COHERENT maps), open/release hooks, module pinning, unregister while
+ * files and mappings are in use, and events from a nested-thread interrupt.
  */
 #define _GNU_SOURCE
 #include <poll.h>
@@ -44,12 +45,19 @@ static void *inaccessible(void)
 	return mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 }
 
+/* Write n to the stub's attribute attr: fire, fire_nested, ... */
+static int stub_raise(const char *attr, unsigned int n)
+{
+	char path[PATH_MAX], buf[16];
+
+	snprintf(path, sizeof(path), STUB "%s", attr);
+	snprintf(buf, sizeof(buf), "%u", n);
+	return uio_sysfs_write(path, buf);
+}
+
 static int stub_fire(unsigned int n)
 {
-	char buf[16];
-
-	snprintf(buf, sizeof(buf), "%u", n);
-	return uio_sysfs_write(STUB "fire", buf);
+	return stub_raise("fire", n);
 }
 
 static long long stub_counter(const char *name)
@@ -71,6 +79,7 @@ struct delayed_fire {
 	unsigned int	delay_ms;
 	unsigned int	count;
 	bool		unregister;	/* unregister instead of firing */
+	const char	*attr;		/* stub attribute to fire, NULL: "fire" */
 	int		result;
 };
 
@@ -80,7 +89,7 @@ static void *delayed_fire_fn(void *arg)
 
 	usleep(df->delay_ms * 1000);
 	df->result = df->unregister ? stub_register(false) :
-				      stub_fire(df->count);
+				      stub_raise(df->attr ?: "fire", df->count);
 	return NULL;
 }
 
@@ -936,6 +945,107 @@ TEST_F(uio, minor_reused_only_after_last_close)
 	EXPECT_LE(lowest_free, self->minor);
 	ASSERT_EQ(0, stub_register(true));
 	EXPECT_EQ(lowest_free, uio_find("uio_test"));
+}
+
+/* --- a nested-thread interrupt ------------------------------------------ */
+
+FIXTURE(nested) {
+	int minor;		/* uio_test_nested */
+	long long irq;		/* its nested-thread interrupt */
+	int fd;			/* O_RDONLY | O_NONBLOCK on it */
+};
+
+FIXTURE_SETUP(nested)
+{
+	self->fd = -1;
+	self->minor = uio_find("uio_test_nested");
+	ASSERT_GE(self->minor, 0);
+	self->irq = uio_sysfs_num(STUB "nested_irq");
+	ASSERT_GT(self->irq, 0);
+	self->fd = uio_open_minor(self->minor, O_RDONLY | O_NONBLOCK);
+	ASSERT_GE(self->fd, 0);
+}
+
+FIXTURE_TEARDOWN(nested)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/* Does /proc/interrupts list name as a handler of irq? */
+static bool irq_listed(long long irq, const char *name)
+{
+	char line[512];
+	bool found = false;
+	FILE *f;
+
+	f = fopen("/proc/interrupts", "r");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (strtoll(line, NULL, 10) == irq && strchr(line, ':')) {
+			found = strstr(line, name);
+			break;
+		}
+	fclose(f);
+	return found;
+}
+
+TEST_F(nested, every_interrupt_counted)
+{
+	long long before = uio_event_count(self->minor);
+	int32_t count;
+
+	ASSERT_GE(before, 0);
+	ASSERT_EQ(0, stub_raise("fire_nested", 1000));
+	ASSERT_EQ(sizeof(count), read(self->fd, &count, sizeof(count)));
+	EXPECT_EQ(before + 1000, (uint32_t)count);
+	EXPECT_EQ(before + 1000, uio_event_count(self->minor));
+}
+
+TEST_F(nested, unclaimed_interrupt_not_counted)
+{
+	long long before = uio_event_count(self->minor);
+	int32_t count;
+
+	ASSERT_GE(before, 0);
+	ASSERT_EQ(0, stub_raise("nested_spurious", 10));
+	EXPECT_EQ(before, uio_event_count(self->minor));
+	EXPECT_EQ(-1, read(self->fd, &count, sizeof(count)));
+	EXPECT_EQ(EAGAIN, errno);
+}
+
+TEST_F_TIMEOUT(nested, wakes_blocked_reader, 10)
+{
+	struct delayed_fire df = {
+		.delay_ms = 300, .count = 1, .attr = "fire_nested",
+	};
+	long long before = uio_event_count(self->minor);
+	int32_t count;
+	double t0;
+	int fd;
+
+	fd = uio_open_minor(self->minor, O_RDONLY);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, delayed_fire_start(&df));
+	t0 = uio_now();
+	EXPECT_EQ(sizeof(count), read(fd, &count, sizeof(count)));
+	EXPECT_GE(uio_now() - t0, 0.2);
+	EXPECT_EQ(before + 1, count);
+	pthread_join(df.thread, NULL);
+	EXPECT_EQ(0, df.result);
+	close(fd);
+}
+
+TEST_F(nested, runs_in_caller_without_irq_thread)
+{
+	long long switches;
+
+	/* Requested (request_irq() alone would have failed with EINVAL)... */
+	EXPECT_TRUE(irq_listed(self->irq, "uio_test_nested"));
+	/* ...and, nested, never threaded: not even PREEMPT_RT threads it. */
+	ASSERT_EQ(0, stub_raise("fire_nested", 10));
+	EXPECT_EQ(0, uio_irq_threads(self->irq, &switches));
 }
 
 TEST_HARNESS_MAIN

@@ -393,6 +393,38 @@ TEST_F_TIMEOUT(edu, unbind_while_open_and_mapped, 20)
 	close(fd);
 }
 
+/*
+ * The core counts in the hard handler and asks for no irq thread, so
+ * interrupts wake none: there is no "irq/N-..." thread at all. PREEMPT_RT
+ * force-threads every ordinary handler; there the thread must exist and
+ * run for each interrupt, which also proves the lookup finds such threads.
+ */
+TEST_F_TIMEOUT(edu, irq_wakes_no_irq_thread, 30)
+{
+	long long before = uio_event_count(self->minor), irq, sw0, sw1;
+	char path[PATH_MAX];
+	int i, threads;
+
+	snprintf(path, sizeof(path), PCI_DEVICES "/%s/irq", self->addr);
+	irq = uio_sysfs_num(path);
+	ASSERT_GT(irq, 0);
+	threads = uio_irq_threads(irq, &sw0);
+	ASSERT_GE(threads, 0);
+	for (i = 0; i < 10; i++) {
+		self->regs[EDU_IRQ_RAISE / 4] = 0x1;
+		ASSERT_EQ(before + i + 1, wait_event(self->fd, 2000));
+		self->regs[EDU_IRQ_ACK / 4] = 0x1;
+		ASSERT_EQ(0, irq_enable(self->fd));
+	}
+	EXPECT_EQ(threads, uio_irq_threads(irq, &sw1));
+	if (uio_kernel_is_rt()) {
+		EXPECT_GT(threads, 0);
+		EXPECT_GE(sw1 - sw0, 10);
+	} else {
+		EXPECT_EQ(0, threads);
+	}
+}
+
 TEST_F_TIMEOUT(edu, remove_and_rescan_while_open, 30)
 {
 	char path[PATH_MAX];

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -154,6 +155,55 @@ static inline bool uio_touch_sigbus(volatile unsigned int *addr, bool write)
 	if (waitpid(pid, &status, 0) != pid)
 		return false;
 	return WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS;
+}
+
+/* Is this a PREEMPT_RT kernel, which runs every ordinary handler in a thread? */
+static inline bool uio_kernel_is_rt(void)
+{
+	struct utsname u;
+
+	return !uname(&u) && strstr(u.version, "PREEMPT_RT");
+}
+
+/*
+ * Count the irq threads of interrupt irq ("irq/<irq>-<name>" kernel
+ * threads) and add up their context switches into *switches. Returns the
+ * number of threads, or -errno if /proc cannot be read.
+ */
+static inline int uio_irq_threads(long long irq, long long *switches)
+{
+	char path[PATH_MAX], line[256], prefix[32];
+	int threads = 0;
+	struct dirent *de;
+	long long n;
+	DIR *proc;
+	FILE *f;
+
+	*switches = 0;
+	snprintf(prefix, sizeof(prefix), "irq/%lld-", irq);
+	proc = opendir("/proc");
+	if (!proc)
+		return -errno;
+	while ((de = readdir(proc))) {
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", de->d_name);
+		if (uio_sysfs_read(path, line, sizeof(line)) ||
+		    strncmp(line, prefix, strlen(prefix)))
+			continue;
+		threads++;
+		snprintf(path, sizeof(path), "/proc/%s/status", de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "voluntary_ctxt_switches: %lld", &n) == 1 ||
+			    sscanf(line, "nonvoluntary_ctxt_switches: %lld", &n) == 1)
+				*switches += n;
+		fclose(f);
+	}
+	closedir(proc);
+	return threads;
 }
 
 static inline double uio_now(void)

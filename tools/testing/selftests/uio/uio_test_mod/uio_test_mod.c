@@ -2,7 +2,7 @@
 /*
  * Test-only UIO stub for the selftests, in the spirit of bpf_testmod.
  *
- * It registers two UIO devices below the platform device "uio_test":
+ * It registers three UIO devices below the platform device "uio_test":
  *
  * "uio_test"        UIO_IRQ_CUSTOM, events on demand, irqcontrol recorded,
  *                   map0 LOGICAL (page allocator via kmalloc), map1 VIRTUAL
@@ -10,12 +10,18 @@
  *                   for the platform device); open/release calls counted.
  * "uio_test_noirq"  UIO_IRQ_NONE, no irqcontrol, and its own mmap hook
  *                   mapping one page; mmap hook calls counted.
+ * "uio_test_nested" a nested-thread interrupt the module demultiplexes
+ *                   itself, as an I2C GPIO expander's driver would: a
+ *                   dummy-chip irq whose handlers run from whoever calls
+ *                   handle_nested_irq(), here a sysfs write.
  *
  * The platform device's sysfs attributes drive it (see the attribute
  * list at the end): fire events, unregister and register "uio_test" again
  * while user space holds files and mappings, read the counters.
  */
 #include <linux/dma-mapping.h>
+#include <linux/interrupt.h>
+#include <linux/irq.h>
 #include <linux/module.h>
 #include <linux/mm.h>
 #include <linux/platform_device.h>
@@ -38,11 +44,14 @@
  * @lock:		serialises register/unregister of @info
  * @info:		the "uio_test" device
  * @noirq:		the "uio_test_noirq" device
+ * @nested:		the "uio_test_nested" device
  * @logical:		backing of @info map0
  * @virtual:		backing of @info map1
  * @dma:		backing of @info map2
  * @dma_handle:		DMA address of @dma
  * @hook_page:		backing of @noirq map0
+ * @nested_irq:		the nested-thread interrupt of @nested
+ * @nested_pending:	interrupts raised on @nested_irq and not yet claimed
  * @registered:		whether @info is registered
  * @open_calls:		@info open() calls
  * @release_calls:	@info release() calls
@@ -56,11 +65,14 @@ struct uio_test {
 	struct mutex		lock;	/* serialises (un)registering @info */
 	struct uio_info		info;
 	struct uio_info		noirq;
+	struct uio_info		nested;
 	void			*logical;
 	void			*virtual;
 	void			*dma;
 	dma_addr_t		dma_handle;
 	void			*hook_page;
+	int			nested_irq;
+	atomic_t		nested_pending;
 	bool			registered;
 	atomic_t		open_calls;
 	atomic_t		release_calls;
@@ -102,6 +114,14 @@ static int uio_test_mmap_hook(struct uio_info *info, struct vm_area_struct *vma)
 			       page_to_pfn(virt_to_page(uio_test->hook_page)),
 			       PAGE_SIZE,
 			       vma->vm_page_prot);
+}
+
+/* Claims only the interrupts fire_nested raised: the line might be shared. */
+static irqreturn_t uio_test_nested_handler(int irq, struct uio_info *info)
+{
+	if (!atomic_add_unless(&uio_test->nested_pending, -1, 0))
+		return IRQ_NONE;
+	return IRQ_HANDLED;
 }
 
 static void uio_test_fill(u8 *buf, size_t size, u8 seed)
@@ -146,6 +166,12 @@ static void uio_test_setup_info(struct uio_test *t)
 	info->mem[0].addr = (uintptr_t)t->hook_page;
 	info->mem[0].size = PAGE_SIZE;
 	info->mem[0].memtype = UIO_MEM_LOGICAL;
+
+	info = &t->nested;
+	info->name = "uio_test_nested";
+	info->version = "1.0";
+	info->irq = t->nested_irq;
+	info->handler = uio_test_nested_handler;
 }
 
 static ssize_t fire_store(struct device *dev, struct device_attribute *attr,
@@ -163,6 +189,50 @@ static ssize_t fire_store(struct device *dev, struct device_attribute *attr,
 	return count;
 }
 static DEVICE_ATTR_WO(fire);
+
+/*
+ * Raise the nested-thread interrupt n times, each time the way a sleeping
+ * demultiplexer does: its own thread finds the source and calls the
+ * handlers directly. "spurious" calls them with nothing raised.
+ */
+static ssize_t uio_test_nested_raise(const char *buf, size_t count, bool raise)
+{
+	unsigned int n;
+	int ret;
+
+	ret = kstrtouint(buf, 0, &n);
+	if (ret)
+		return ret;
+	while (n--) {
+		if (raise)
+			atomic_inc(&uio_test->nested_pending);
+		handle_nested_irq(uio_test->nested_irq);
+	}
+	return count;
+}
+
+static ssize_t fire_nested_store(struct device *dev,
+				 struct device_attribute *attr,
+				 const char *buf, size_t count)
+{
+	return uio_test_nested_raise(buf, count, true);
+}
+static DEVICE_ATTR_WO(fire_nested);
+
+static ssize_t nested_spurious_store(struct device *dev,
+				     struct device_attribute *attr,
+				     const char *buf, size_t count)
+{
+	return uio_test_nested_raise(buf, count, false);
+}
+static DEVICE_ATTR_WO(nested_spurious);
+
+static ssize_t nested_irq_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", uio_test->nested_irq);
+}
+static DEVICE_ATTR_RO(nested_irq);
 
 static ssize_t registered_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)
@@ -279,6 +349,9 @@ static DEVICE_ATTR_RO(bad_register);
 
 static struct attribute *uio_test_attrs[] = {
 	&dev_attr_fire.attr,
+	&dev_attr_fire_nested.attr,
+	&dev_attr_nested_spurious.attr,
+	&dev_attr_nested_irq.attr,
 	&dev_attr_registered.attr,
 	&dev_attr_open_calls.attr.attr,
 	&dev_attr_release_calls.attr.attr,
@@ -301,6 +374,28 @@ static void uio_test_free(struct uio_test *t)
 	vfree(t->virtual);
 	kfree(t->logical);
 	kfree(t);
+}
+
+/*
+ * An interrupt with no hardware behind it, delivered like one behind an I2C
+ * GPIO expander: nested-thread, so request_irq() alone cannot take it.
+ */
+static int uio_test_nested_irq_alloc(void)
+{
+	/*
+	 * No owner module (irq_alloc_desc() would make it this one): the
+	 * request the UIO core makes would then pin this module, and only
+	 * its exit gives the request back.
+	 */
+	int irq = __irq_alloc_descs(-1, 0, 1, NUMA_NO_NODE, NULL, NULL);
+
+	if (irq < 0)
+		return irq;
+	irq_set_chip_and_handler(irq, &dummy_irq_chip, handle_simple_irq);
+	irq_set_nested_thread(irq, true);
+	/* Requestable but never probed, as an irq domain would set it up. */
+	irq_modify_status(irq, IRQ_NOREQUEST, IRQ_NOPROBE);
+	return irq;
 }
 
 static int __init uio_test_init(void)
@@ -338,11 +433,15 @@ static int __init uio_test_init(void)
 		goto out_unregister_pdev;
 	}
 	uio_test_fill(t->dma, UIO_TEST_DMA_SIZE, UIO_TEST_DMA_SEED);
+	ret = uio_test_nested_irq_alloc();
+	if (ret < 0)
+		goto out_free_dma;
+	t->nested_irq = ret;
 	uio_test_setup_info(t);
 
 	ret = sysfs_create_group(&t->pdev->dev.kobj, &uio_test_group);
 	if (ret)
-		goto out_free_dma;
+		goto out_free_irq;
 	ret = uio_register_device(&t->pdev->dev, &t->info);
 	if (ret)
 		goto out_remove_group;
@@ -350,12 +449,19 @@ static int __init uio_test_init(void)
 	ret = uio_register_device(&t->pdev->dev, &t->noirq);
 	if (ret)
 		goto out_unregister_info;
+	ret = uio_register_device(&t->pdev->dev, &t->nested);
+	if (ret)
+		goto out_unregister_noirq;
 	return 0;
 
+out_unregister_noirq:
+	uio_unregister_device(&t->noirq);
 out_unregister_info:
 	uio_unregister_device(&t->info);
 out_remove_group:
 	sysfs_remove_group(&t->pdev->dev.kobj, &uio_test_group);
+out_free_irq:
+	irq_free_desc(t->nested_irq);
 out_free_dma:
 	dma_free_coherent(&t->pdev->dev, UIO_TEST_DMA_SIZE, t->dma,
 			  t->dma_handle);
@@ -370,9 +476,11 @@ static void __exit uio_test_exit(void)
 {
 	struct uio_test *t = uio_test;
 
+	uio_unregister_device(&t->nested);
 	uio_unregister_device(&t->noirq);
 	uio_unregister_device(&t->info);
 	sysfs_remove_group(&t->pdev->dev.kobj, &uio_test_group);
+	irq_free_desc(t->nested_irq);
 	dma_free_coherent(&t->pdev->dev, UIO_TEST_DMA_SIZE, t->dma,
 			  t->dma_handle);
 	platform_device_unregister(t->pdev);
