@@ -10,6 +10,7 @@
 
 #include <linux/bits.h>
 #include <linux/device.h>
+#include <linux/err.h>
 #include <linux/interrupt.h>
 #include <linux/io.h>
 #include <linux/module.h>
@@ -76,6 +77,7 @@ static void cif_set_map(struct uio_mem *mem, struct pci_dev *pdev, int bar,
 static int cif_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	struct cif_dev *cdev;
+	void __iomem *plx;
 	int ret;
 
 	cdev = devm_kzalloc(&pdev->dev, sizeof(*cdev), GFP_KERNEL);
@@ -86,8 +88,11 @@ static int cif_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (ret)
 		return ret;
 
-	ret = pcim_iomap_regions(pdev, BIT(CIF_PLX_BAR) | BIT(CIF_DPRAM_BAR),
-				 KBUILD_MODNAME);
+	/* The handler needs INTCSR; the DPRAM is user space's alone. */
+	plx = pcim_iomap_region(pdev, CIF_PLX_BAR, KBUILD_MODNAME);
+	if (IS_ERR(plx))
+		return PTR_ERR(plx);
+	ret = pcim_request_region(pdev, CIF_DPRAM_BAR, KBUILD_MODNAME);
 	if (ret)
 		return ret;
 
@@ -97,7 +102,7 @@ static int cif_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	}
 
 	cif_set_map(&cdev->info.mem[0], pdev, CIF_PLX_BAR, "plx");
-	cdev->info.mem[0].internal_addr = pcim_iomap_table(pdev)[CIF_PLX_BAR];
+	cdev->info.mem[0].internal_addr = plx;
 	cif_set_map(&cdev->info.mem[1], pdev, CIF_DPRAM_BAR, "dpram");
 	cdev->intcsr = cdev->info.mem[0].internal_addr + CIF_PLX_INTCSR;
 
