@@ -45,8 +45,7 @@ static irqreturn_t uio_pci_generic_handler(int irq, struct uio_info *info)
 
 static int uio_pci_generic_irqcontrol(struct uio_info *info, s32 irq_on)
 {
-	pci_intx(uio_pci_generic_pdev(info), !!irq_on);
-	return 0;
+	return pcim_intx(uio_pci_generic_pdev(info), !!irq_on);
 }
 
 static int uio_pci_generic_release(struct uio_info *info, struct inode *inode)
@@ -108,7 +107,19 @@ static int uio_pci_generic_probe(struct pci_dev *pdev,
 				 const struct pci_device_id *id)
 {
 	struct uio_pci_generic_dev *gdev;
+	u16 cmd;
 	int ret;
+
+	/*
+	 * User space may leave INTx masked, through write() or config space.
+	 * pcim_intx() puts the Interrupt Disable bit back on unbind as its
+	 * first call found it; make that call now, because enabling the
+	 * device clears the bit, so the device leaves as it came.
+	 */
+	pci_read_config_word(pdev, PCI_COMMAND, &cmd);
+	ret = pcim_intx(pdev, !(cmd & PCI_COMMAND_INTX_DISABLE));
+	if (ret)
+		return ret;
 
 	ret = pcim_enable_device(pdev);
 	if (ret)

@@ -393,6 +393,54 @@ TEST_F_TIMEOUT(edu, unbind_while_open_and_mapped, 20)
 	close(fd);
 }
 
+static int intx_disable_set(const char *addr, bool disable)
+{
+	uint16_t cmd;
+	int ret;
+
+	ret = config_rw16(addr, PCI_COMMAND, &cmd, false);
+	if (ret)
+		return ret;
+	cmd &= ~PCI_COMMAND_INTX_OFF;
+	if (disable)
+		cmd |= PCI_COMMAND_INTX_OFF;
+	return config_rw16(addr, PCI_COMMAND, &cmd, true);
+}
+
+TEST_F_TIMEOUT(edu, unbind_restores_intx_disable_bit, 30)
+{
+	static const bool before_bind[] = { false, true };
+	int32_t off = 0;
+	unsigned int i;
+	int minor, fd;
+
+	for (i = 0; i < ARRAY_SIZE(before_bind); i++) {
+		ASSERT_EQ(0, uio_sysfs_write(UPG_DRIVER "/unbind", self->addr));
+		ASSERT_EQ(0, intx_disable_set(self->addr, before_bind[i]));
+		ASSERT_EQ(0, uio_sysfs_write(UPG_DRIVER "/bind", self->addr));
+		minor = wait_for_minor(self->addr);
+		ASSERT_GE(minor, 0);
+
+		/* User space masks INTx and leaves it so. */
+		fd = uio_open_minor(minor, O_RDWR);
+		ASSERT_GE(fd, 0);
+		ASSERT_EQ(0, irq_enable(fd));
+		ASSERT_EQ(sizeof(off), write(fd, &off, sizeof(off)));
+		close(fd);
+		ASSERT_TRUE(pci_command(self->addr) & PCI_COMMAND_INTX_OFF);
+
+		ASSERT_EQ(0, uio_sysfs_write(UPG_DRIVER "/unbind", self->addr));
+		EXPECT_EQ(before_bind[i],
+			  !!(pci_command(self->addr) & PCI_COMMAND_INTX_OFF)) {
+			TH_LOG("Interrupt Disable was %d before bind",
+			       before_bind[i]);
+		}
+		ASSERT_EQ(0, uio_sysfs_write(UPG_DRIVER "/bind", self->addr));
+		ASSERT_GE(wait_for_minor(self->addr), 0);
+	}
+	ASSERT_EQ(0, intx_disable_set(self->addr, false));
+}
+
 /*
  * The core counts in the hard handler and asks for no irq thread, so
  * interrupts wake none: there is no "irq/N-..." thread at all. PREEMPT_RT
