@@ -16,8 +16,10 @@
 #include <linux/kobject.h>
 #include <linux/mm.h>
 #include <linux/mmap_lock.h>
+#include <linux/mman.h>
 #include <linux/module.h>
 #include <linux/mount.h>
+#include <linux/pfn_t.h>
 #include <linux/poll.h>
 #include <linux/pseudo_fs.h>
 #include <linux/sched/mm.h>
@@ -681,8 +683,193 @@ static const struct vm_operations_struct uio_page_vm_ops = {
 	.may_split	= uio_vma_may_split,
 };
 
+/*
+ * Huge PFN mappings: a PHYS or IOVA map whose user address and physical
+ * address agree modulo 2 MiB (or 1 GiB) is mapped with one PMD (PUD) entry
+ * per such block instead of 512 (262144) PTEs, so touching a 64 MiB BAR
+ * takes 32 faults rather than 16384. uio_get_unmapped_area() picks a user
+ * address with the region's alignment; uio_vma_huge_fault() inserts the
+ * entries and leaves every block it cannot cover whole to the 4 KiB path.
+ * The zap in uio_kill(), fork, and generic_access_phys() all handle leaf
+ * PMDs and PUDs.
+ *
+ * This is gated on CONFIG_ARCH_SUPPORTS_HUGE_PFNMAP and its PMD/PUD
+ * variants, not on a kernel version (which drivers/ never tests): they
+ * appeared in 6.12 together with what makes such entries safe in a
+ * VM_PFNMAP mapping: a special bit at PMD/PUD level that keeps GUP-fast
+ * from taking struct page references on device memory, fork copying the
+ * entries, follow_pfnmap_start() (thus generic_access_phys()) walking
+ * them. Older kernels such as 6.1 have vmf_insert_pfn_pmd() but none of
+ * that, and lack the symbols, so they keep the 4 KiB path; nothing from
+ * backport/ is needed. The symbols also depend on
+ * CONFIG_TRANSPARENT_HUGEPAGE, which PREEMPT_RT kernels do not have.
+ */
+#ifdef CONFIG_ARCH_SUPPORTS_HUGE_PFNMAP
+
+/**
+ * uio_huge_order_ok() - can the CPU and kernel hold a leaf of this order
+ * @order: PMD_ORDER or PUD_ORDER
+ *
+ * A PUD leaf needs 1 GiB page support in the CPU (x86 without it treats
+ * the bit as reserved). The core mm does not check that before calling
+ * ->huge_fault(); the kernel's own 1 GiB vmap test does, so reuse it.
+ *
+ * Return: true if a PFN entry of @order may be inserted.
+ */
+static bool uio_huge_order_ok(unsigned int order)
+{
+	switch (order) {
+#ifdef CONFIG_ARCH_SUPPORTS_PMD_PFNMAP
+	case PMD_ORDER:
+		return true;
+#endif
+#ifdef CONFIG_ARCH_SUPPORTS_PUD_PFNMAP
+	case PUD_ORDER:
+		return arch_vmap_pud_supported(PAGE_SHARED);
+#endif
+	default:
+		return false;
+	}
+}
+
+/**
+ * uio_vma_huge_fault() - map one PMD- or PUD-sized block of a PFN map
+ * @vmf:	the fault
+ * @order:	size of the entry the core asks for
+ *
+ * Maps the naturally aligned block around the fault address with a single
+ * entry if the block lies wholly inside the mapping and its physical
+ * address is aligned as well; otherwise the core falls back to the next
+ * smaller size and finally to uio_vma_fault(). Like that handler it works
+ * under the description, so unregister either zaps the entry or makes
+ * this fail.
+ *
+ * Context: page fault, mmap_lock or the VMA lock held; may sleep.
+ * Return: %VM_FAULT_NOPAGE when mapped, %VM_FAULT_FALLBACK, or
+ * %VM_FAULT_SIGBUS when the device is gone.
+ */
+static vm_fault_t uio_vma_huge_fault(struct vm_fault *vmf, unsigned int order)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct uio_device *idev = vma->vm_private_data;
+	unsigned long size = PAGE_SIZE << order;
+	unsigned long start = ALIGN_DOWN(vmf->address, size);
+	bool write = vmf->flags & FAULT_FLAG_WRITE;
+	struct uio_info *info;
+	unsigned long pfn;
+	pfn_t entry;
+	vm_fault_t ret;
+
+	if (!order)
+		return uio_vma_fault(vmf);
+	if (!uio_huge_order_ok(order) || start < vma->vm_start ||
+	    size > vma->vm_end - start)
+		return VM_FAULT_FALLBACK;
+
+	info = uio_get_info(idev);
+	if (!info)
+		return VM_FAULT_SIGBUS;
+	pfn = PHYS_PFN(info->mem[vma->vm_pgoff].addr) +
+	      ((start - vma->vm_start) >> PAGE_SHIFT);
+	entry = __pfn_to_pfn_t(pfn, PFN_DEV);
+
+	ret = VM_FAULT_FALLBACK;
+	if (IS_ALIGNED(pfn, 1UL << order)) {
+		switch (order) {
+#ifdef CONFIG_ARCH_SUPPORTS_PMD_PFNMAP
+		case PMD_ORDER:
+			ret = vmf_insert_pfn_pmd(vmf, entry, write);
+			break;
+#endif
+#ifdef CONFIG_ARCH_SUPPORTS_PUD_PFNMAP
+		case PUD_ORDER:
+			ret = vmf_insert_pfn_pud(vmf, entry, write);
+			break;
+#endif
+		}
+	}
+	uio_put_info(idev);
+	return ret;
+}
+
+/**
+ * uio_huge_align() - the largest leaf size a mapping of @len could use
+ * @len: length of the mapping
+ *
+ * Return: PUD_SIZE, PMD_SIZE, or 0 if @len is below PMD_SIZE.
+ */
+static unsigned long uio_huge_align(unsigned long len)
+{
+#ifdef CONFIG_ARCH_SUPPORTS_PUD_PFNMAP
+	if (len >= PUD_SIZE && uio_huge_order_ok(PUD_ORDER))
+		return PUD_SIZE;
+#endif
+	if (len >= PMD_SIZE && uio_huge_order_ok(PMD_ORDER))
+		return PMD_SIZE;
+	return 0;
+}
+
+/**
+ * uio_get_unmapped_area() - place a PFN map where huge entries fit
+ * @filep:	the open device
+ * @addr:	the caller's hint, 0 for none
+ * @len:	length of the mapping
+ * @pgoff:	the file offset in pages, i.e. the map index
+ * @flags:	mmap() flags
+ *
+ * Leaves can only be used where user and physical address are congruent
+ * modulo the leaf size. The file offset is only the map's index, so the
+ * address is aligned to the region's physical address, not to @pgoff: ask
+ * for @len plus one leaf and shift to the congruent address inside.
+ * A hint or MAP_FIXED is honoured as given; such a mapping, like every
+ * mapping of other kinds of maps, gets the ordinary placement.
+ *
+ * Context: process context, mmap_lock held for writing.
+ * Return: the start address or a negative errno, as for mmap().
+ */
+static unsigned long uio_get_unmapped_area(struct file *filep,
+					   unsigned long addr,
+					   unsigned long len,
+					   unsigned long pgoff,
+					   unsigned long flags)
+{
+	struct uio_listener *listener = filep->private_data;
+	struct uio_device *idev = listener->idev;
+	unsigned long align = 0, phys = 0, ret;
+	const struct uio_mem *mem;
+	struct uio_info *info;
+
+	info = uio_get_info(idev);
+	if (info && !addr && !(flags & MAP_FIXED) && !info->mmap &&
+	    pgoff < MAX_UIO_MAPS) {
+		mem = &info->mem[pgoff];
+		if (mem->size && (mem->memtype == UIO_MEM_PHYS ||
+				  mem->memtype == UIO_MEM_IOVA)) {
+			phys = mem->addr & PAGE_MASK;
+			align = uio_huge_align(len);
+		}
+	}
+	if (info)
+		uio_put_info(idev);
+
+	if (align && len + align > len) {
+		ret = mm_get_unmapped_area(current->mm, filep, 0, len + align,
+					   pgoff, flags);
+		if (!IS_ERR_VALUE(ret))
+			return ret + ((phys - ret) & (align - 1));
+	}
+	/* Not worth aligning, or no room for the padding. */
+	return mm_get_unmapped_area(current->mm, filep, addr, len, pgoff,
+				    flags);
+}
+
+#endif /* CONFIG_ARCH_SUPPORTS_HUGE_PFNMAP */
+
 static const struct vm_operations_struct uio_pfn_vm_ops = {
 	.fault		= uio_vma_fault,
+#ifdef CONFIG_ARCH_SUPPORTS_HUGE_PFNMAP
+	.huge_fault	= uio_vma_huge_fault,
+#endif
 	.may_split	= uio_vma_may_split,
 #ifdef CONFIG_HAVE_IOREMAP_PROT
 	.access		= generic_access_phys,
@@ -882,6 +1069,9 @@ static const struct file_operations uio_fops = {
 	.read		= uio_read,
 	.write		= uio_write,
 	.mmap		= uio_mmap,
+#ifdef CONFIG_ARCH_SUPPORTS_HUGE_PFNMAP
+	.get_unmapped_area = uio_get_unmapped_area,
+#endif
 	.poll		= uio_poll,
 	.fasync		= uio_fasync,
 };
