@@ -3,11 +3,16 @@
  * uio_pci_generic driving QEMU's edu device (docs/specs/edu.txt in QEMU):
  * sysfs, register access through mmap, INTx masking by the handler and
  * unmasking by write() or by config space, unbind and removal while open.
+ * And QEMU's VGA device for a large BAR: huge PFN entries, counted in
+ * faults, and the zap, fork and ptrace with such entries.
  */
 #define _GNU_SOURCE
 #include <poll.h>
 #include <stdint.h>
 #include <sys/mman.h>
+#include <sys/ptrace.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
 
 #include "kselftest_harness.h"
 #include "uio_util.h"
@@ -489,6 +494,353 @@ TEST_F_TIMEOUT(edu, remove_and_rescan_while_open, 30)
 	/* new_id still matches, so the driver binds the new device. */
 	minor = wait_for_minor(self->addr);
 	ASSERT_GE(minor, 0);
+}
+
+/*
+ * A large BAR: QEMU's standard VGA (1234:1111), whose BAR0 is its video
+ * memory (host/check.sh sets 64 MiB). The device is bound to
+ * uio_pci_generic for each test and unbound again after it.
+ */
+#define VGA_DEVICE		0x1111
+#define BIGBAR_MIN		(8UL << 20)
+#define SZ_4K			4096UL
+#define SZ_2M			(2UL << 20)
+
+FIXTURE(bigbar) {
+	char addr[NAME_MAX + 1];
+	int minor;
+	int fd;
+	size_t size;		/* BAR0, map0 */
+	unsigned long long phys;	/* its bus address */
+	bool huge;		/* does this kernel use PMD entries? */
+};
+
+/* The PCI address of a VGA device with a BAR0 of at least BIGBAR_MIN. */
+static int vga_find(char *addr, size_t len)
+{
+	unsigned long long start, end;
+	char path[PATH_MAX];
+	struct dirent *de;
+	int ret = -ENOENT;
+	DIR *dir;
+	FILE *f;
+
+	dir = opendir(PCI_DEVICES);
+	if (!dir)
+		return -errno;
+	while (ret && (de = readdir(dir))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), PCI_DEVICES "/%s/vendor", de->d_name);
+		if (uio_sysfs_num(path) != 0x1234)
+			continue;
+		snprintf(path, sizeof(path), PCI_DEVICES "/%s/device", de->d_name);
+		if (uio_sysfs_num(path) != VGA_DEVICE)
+			continue;
+		snprintf(path, sizeof(path), PCI_DEVICES "/%s/resource", de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fscanf(f, "%llx %llx", &start, &end) == 2 && end > start &&
+		    end - start + 1 >= BIGBAR_MIN) {
+			snprintf(addr, len, "%s", de->d_name);
+			ret = 0;
+		}
+		fclose(f);
+	}
+	closedir(dir);
+	return ret;
+}
+
+/*
+ * The core inserts PMD entries where the kernel has
+ * CONFIG_ARCH_SUPPORTS_PMD_PFNMAP: from 6.12 on, and only with THP, which
+ * PREEMPT_RT kernels lack. THP's sysfs directory shows it is built in.
+ */
+static bool kernel_maps_huge_pfns(void)
+{
+	struct utsname u;
+	int major, minor;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &major, &minor) != 2)
+		return false;
+	if (major < 6 || (major == 6 && minor < 12))
+		return false;
+	return !access("/sys/kernel/mm/transparent_hugepage", F_OK);
+}
+
+static long minor_faults(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_minflt;
+}
+
+/* Read one word of every page of [p, p + len); the minor faults it took. */
+static long touch_pages(volatile uint32_t *p, size_t len)
+{
+	long before = minor_faults();
+	uint32_t sum = 0;
+	size_t off;
+
+	for (off = 0; off < len; off += SZ_4K)
+		sum += p[off / 4];
+	(void)sum;
+	return minor_faults() - before;
+}
+
+static int pci_bind(const char *addr)
+{
+	if (uio_pci_minor(addr) >= 0)
+		return 0;
+	/* EEXIST once the ID is known; then bind by hand. */
+	uio_sysfs_write(UPG_DRIVER "/new_id", "1234 1111");
+	if (uio_pci_minor(addr) < 0)
+		uio_sysfs_write(UPG_DRIVER "/bind", addr);
+	return wait_for_minor(addr) >= 0 ? 0 : -ENODEV;
+}
+
+FIXTURE_SETUP(bigbar)
+{
+	char path[PATH_MAX];
+	long long v;
+
+	self->fd = -1;
+	self->addr[0] = '\0';
+	if (vga_find(self->addr, sizeof(self->addr)))
+		SKIP(return, "no VGA device with a BAR0 of 8 MiB or more");
+	ASSERT_EQ(0, pci_bind(self->addr));
+	self->minor = uio_pci_minor(self->addr);
+	ASSERT_GE(self->minor, 0);
+	uio_path(path, sizeof(path), self->minor, "maps/map0/size");
+	v = uio_sysfs_num(path);
+	ASSERT_GE(v, (long long)BIGBAR_MIN);
+	self->size = v;
+	uio_path(path, sizeof(path), self->minor, "maps/map0/addr");
+	v = uio_sysfs_num(path);
+	ASSERT_GT(v, 0);
+	self->phys = v;
+	self->huge = kernel_maps_huge_pfns();
+	self->fd = uio_open_minor(self->minor, O_RDWR);
+	ASSERT_GE(self->fd, 0);
+}
+
+FIXTURE_TEARDOWN(bigbar)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+	/* Leave the device as the other tests expect it: without driver. */
+	if (self->addr[0] && uio_pci_minor(self->addr) >= 0)
+		uio_sysfs_write(UPG_DRIVER "/unbind", self->addr);
+}
+
+static volatile uint32_t *bigbar_map(int fd, void *hint, size_t len)
+{
+	void *p = mmap(hint, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* Is the mapping placed so that PMD entries can back it? */
+static bool pmd_congruent(volatile uint32_t *p, unsigned long long phys)
+{
+	return ((uintptr_t)p & (SZ_2M - 1)) == (phys & (SZ_2M - 1));
+}
+
+TEST_F_TIMEOUT(bigbar, whole_bar_in_huge_entries, 60)
+{
+	size_t pages = self->size / SZ_4K, blocks = self->size / SZ_2M;
+	volatile uint32_t *p;
+	size_t off;
+	long faults;
+
+	p = bigbar_map(self->fd, NULL, self->size);
+	ASSERT_NE(NULL, p);
+	faults = touch_pages(p, self->size);
+	ksft_print_msg("%zu MiB BAR: %ld faults for %zu pages (%s)\n",
+		       self->size >> 20, faults, pages,
+		       self->huge ? "PMD entries" : "4 KiB entries");
+	if (self->huge) {
+		EXPECT_TRUE(pmd_congruent(p, self->phys));
+		EXPECT_LE(faults, (long)blocks + 4);
+	} else {
+		EXPECT_GE(faults, (long)pages);
+	}
+	/* Every page reaches its own part of the BAR. */
+	for (off = 0; off < self->size; off += SZ_4K)
+		p[off / 4] = off ^ 0x5a5a5a5a;
+	for (off = 0; off < self->size; off += SZ_4K)
+		if (p[off / 4] != (off ^ 0x5a5a5a5a))
+			break;
+	EXPECT_EQ(self->size, off);
+	munmap((void *)p, self->size);
+}
+
+TEST_F_TIMEOUT(bigbar, misaligned_and_partial_fall_back, 60)
+{
+	size_t len = 2 * SZ_2M, odd = SZ_2M + 257 * SZ_4K, off;
+	volatile uint32_t *whole, *p;
+	long faults;
+	char *hint;
+
+	whole = bigbar_map(self->fd, NULL, self->size);
+	ASSERT_NE(NULL, whole);
+	for (off = 0; off < len; off += SZ_4K)
+		whole[off / 4] = off ^ 0xa5a5a5a5;
+
+	/* Find a free, aligned place, then map one page past it. */
+	p = bigbar_map(self->fd, NULL, len + SZ_2M);
+	ASSERT_NE(NULL, p);
+	munmap((void *)p, len + SZ_2M);
+	hint = (char *)p + SZ_4K;
+	if (pmd_congruent((void *)hint, self->phys))
+		hint += SZ_4K;
+	p = bigbar_map(self->fd, hint, len);
+	ASSERT_NE(NULL, p);
+	ASSERT_FALSE(pmd_congruent(p, self->phys));
+	faults = touch_pages(p, len);
+	ksft_print_msg("misaligned 4 MiB: %ld faults\n", faults);
+	EXPECT_GE(faults, (long)(len / SZ_4K));
+	for (off = 0; off < len; off += SZ_4K)
+		if (p[off / 4] != (off ^ 0xa5a5a5a5))
+			break;
+	EXPECT_EQ(len, off);
+	munmap((void *)p, len);
+
+	/* One PMD entry, then 257 pages that fill no block. */
+	p = bigbar_map(self->fd, NULL, odd);
+	ASSERT_NE(NULL, p);
+	faults = touch_pages(p, odd);
+	ksft_print_msg("2 MiB + 257 pages: %ld faults\n", faults);
+	if (self->huge) {
+		EXPECT_GE(faults, 1 + 257L);
+		EXPECT_LE(faults, 1 + 257L + 4);
+	} else {
+		EXPECT_GE(faults, (long)(odd / SZ_4K));
+	}
+	for (off = 0; off < odd; off += SZ_4K)
+		if (p[off / 4] != (off ^ 0xa5a5a5a5))
+			break;
+	EXPECT_EQ(odd, off);
+	munmap((void *)p, odd);
+	munmap((void *)whole, self->size);
+}
+
+TEST_F_TIMEOUT(bigbar, proc_mem_and_ptrace_reach_huge_entries, 60)
+{
+	size_t off = 3 * SZ_2M + 12 * SZ_4K + 8;
+	volatile uint32_t *p;
+	uint32_t val = 0;
+	int memfd, status;
+	long word;
+	pid_t pid;
+
+	p = bigbar_map(self->fd, NULL, self->size);
+	ASSERT_NE(NULL, p);
+	touch_pages(p, self->size);
+	p[off / 4] = 0xc0ffee01;
+
+	memfd = open("/proc/self/mem", O_RDWR);
+	ASSERT_GE(memfd, 0);
+	EXPECT_EQ(4, pread(memfd, &val, 4, (uintptr_t)p + off));
+	EXPECT_EQ(0xc0ffee01, val);
+	val = 0xc0ffee02;
+	EXPECT_EQ(4, pwrite(memfd, &val, 4, (uintptr_t)p + off));
+	EXPECT_EQ(0xc0ffee02, p[off / 4]);
+	close(memfd);
+
+	/* A traced child with the mapping populated, as a debugger sees it. */
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		touch_pages(p, self->size);
+		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+		raise(SIGSTOP);
+		_exit(p[off / 4] == 0xc0ffee03 ? 0 : 1);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFSTOPPED(status));
+	errno = 0;
+	word = ptrace(PTRACE_PEEKDATA, pid, (void *)((uintptr_t)p + off), NULL);
+	EXPECT_EQ(0, errno);
+	EXPECT_EQ(0xc0ffee02, (uint32_t)word);
+	word = (word & ~0xffffffffL) | 0xc0ffee03;
+	EXPECT_EQ(0, ptrace(PTRACE_POKEDATA, pid,
+			    (void *)((uintptr_t)p + off), (void *)word));
+	EXPECT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	EXPECT_EQ(0xc0ffee03, p[off / 4]);
+	munmap((void *)p, self->size);
+}
+
+TEST_F_TIMEOUT(bigbar, fork_shares_huge_mapping, 60)
+{
+	volatile uint32_t *p;
+	int status, fds[2];
+	size_t off;
+	long faults;
+	pid_t pid;
+
+	p = bigbar_map(self->fd, NULL, self->size);
+	ASSERT_NE(NULL, p);
+	for (off = 0; off < self->size; off += SZ_2M)
+		p[off / 4] = off | 1;
+	ASSERT_EQ(0, pipe(fds));
+
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		bool ok = true;
+
+		faults = touch_pages(p, self->size);
+		for (off = 0; off < self->size; off += SZ_2M) {
+			ok &= p[off / 4] == (off | 1);
+			p[off / 4 + 1] = off | 2;
+		}
+		if (write(fds[1], &faults, sizeof(faults)) != sizeof(faults))
+			ok = false;
+		_exit(ok ? 0 : 1);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ASSERT_EQ(sizeof(faults), read(fds[0], &faults, sizeof(faults)));
+	ksft_print_msg("child after fork: %ld faults for %zu MiB\n",
+		       faults, self->size >> 20);
+	if (self->huge)
+		EXPECT_LE(faults, (long)(self->size / SZ_2M) + 4);
+	for (off = 0; off < self->size; off += SZ_2M)
+		if (p[off / 4 + 1] != (off | 2))
+			break;
+	EXPECT_EQ(self->size, off);
+	close(fds[0]);
+	close(fds[1]);
+	munmap((void *)p, self->size);
+}
+
+TEST_F_TIMEOUT(bigbar, unbind_zaps_huge_entries, 60)
+{
+	size_t offs[] = { 0, SZ_2M + SZ_4K, self->size - 4 };
+	volatile uint32_t *p;
+	uint32_t val;
+	int memfd;
+	size_t i;
+
+	p = bigbar_map(self->fd, NULL, self->size);
+	ASSERT_NE(NULL, p);
+	touch_pages(p, self->size);
+	ASSERT_EQ(0, uio_sysfs_write(UPG_DRIVER "/unbind", self->addr));
+	for (i = 0; i < ARRAY_SIZE(offs); i++)
+		EXPECT_TRUE(uio_touch_sigbus(p + offs[i] / 4, i & 1));
+	memfd = open("/proc/self/mem", O_RDONLY);
+	ASSERT_GE(memfd, 0);
+	EXPECT_EQ(-1, pread(memfd, &val, 4, (uintptr_t)p + SZ_2M));
+	close(memfd);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, SZ_4K, PROT_READ, MAP_SHARED,
+				   self->fd, 0));
+	EXPECT_EQ(EIO, errno);
+	munmap((void *)p, self->size);
 }
 
 TEST_HARNESS_MAIN

@@ -85,7 +85,8 @@ for k in $kernels; do
 	echo "# kernel $k ($krel): booting" >&2
 	# Slot 0c shares the edus' interrupt line on the pc machine.
 	QEMU_BIN=$qemu "$here/boot.sh" "$krel" "$out/initramfs.cpio.gz" \
-		"$out/guest.log" -device hilscher-cif,addr=0c.0,cycle-us=2000
+		"$out/guest.log" -device hilscher-cif,addr=0c.0,cycle-us=2000 \
+		-device VGA,vgamem_mb=64,addr=10.0 # 64 MiB BAR: huge PFN tests
 	logs="$logs $k=$out/guest.log"
 done
 exec python3 "$here/report.py" $logs
