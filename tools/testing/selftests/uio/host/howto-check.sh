@@ -7,7 +7,8 @@
 # the next "-- end --", each of its lines indented by one tab. Blocks with
 # the same FILE are concatenated. KIND is
 #   kernel  built as an out-of-tree module against the headers of the
-#           first kernel of $KERNELS (default 6.12), with our include/ first (as drivers/uio/Makefile
+#           first kernel of $KERNELS (default 6.12), with our include/
+#           and backport/include first (as drivers/uio/Makefile
 #           does), W=1 and -Werror
 #   user    built with gcc -Wall -Wextra -Werror and linked
 #   sh      checked with sh -n
@@ -96,7 +97,7 @@ while read -r kind file; do
 		mkdir -p "$mod"
 		cp "$work/$file" "$mod/"
 		cat > "$mod/Makefile" <<-EOF
-		LINUXINCLUDE := -I$top/include \$(LINUXINCLUDE)
+		LINUXINCLUDE := -I$top/include -I$top/backport/include \$(LINUXINCLUDE)
 		ccflags-y := -Werror
 		obj-m := ${file%.c}.o
 		EOF
