@@ -41,8 +41,12 @@ FIXTURE(edu) {
 	volatile uint32_t *regs;	/* BAR0, first page */
 };
 
-/* The PCI address of the first edu device other than skip (may be NULL). */
-static int edu_find_other(char *addr, size_t len, const char *skip)
+/*
+ * The PCI address of the first device vendor:device other than skip (may
+ * be NULL).
+ */
+static int pci_find(unsigned int vendor, unsigned int device, char *addr,
+		    size_t len, const char *skip)
 {
 	char path[PATH_MAX];
 	struct dirent *de;
@@ -56,10 +60,10 @@ static int edu_find_other(char *addr, size_t len, const char *skip)
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), PCI_DEVICES "/%s/vendor", de->d_name);
-		if (uio_sysfs_num(path) != 0x1234)
+		if (uio_sysfs_num(path) != vendor)
 			continue;
 		snprintf(path, sizeof(path), PCI_DEVICES "/%s/device", de->d_name);
-		if (uio_sysfs_num(path) != 0x11e8)
+		if (uio_sysfs_num(path) != device)
 			continue;
 		if (skip && !strcmp(skip, de->d_name))
 			continue;
@@ -69,6 +73,12 @@ static int edu_find_other(char *addr, size_t len, const char *skip)
 	}
 	closedir(dir);
 	return ret;
+}
+
+/* The PCI address of the first edu device other than skip (may be NULL). */
+static int edu_find_other(char *addr, size_t len, const char *skip)
+{
+	return pci_find(0x1234, 0x11e8, addr, len, skip);
 }
 
 static int edu_find(char *addr, size_t len)
@@ -515,40 +525,25 @@ FIXTURE(bigbar) {
 	bool huge;		/* does this kernel use PMD entries? */
 };
 
-/* The PCI address of a VGA device with a BAR0 of at least BIGBAR_MIN. */
+/* The PCI address of the VGA device if its BAR0 has at least BIGBAR_MIN. */
 static int vga_find(char *addr, size_t len)
 {
 	unsigned long long start, end;
 	char path[PATH_MAX];
-	struct dirent *de;
-	int ret = -ENOENT;
-	DIR *dir;
+	int ret;
 	FILE *f;
 
-	dir = opendir(PCI_DEVICES);
-	if (!dir)
+	ret = pci_find(0x1234, VGA_DEVICE, addr, len, NULL);
+	if (ret)
+		return ret;
+	snprintf(path, sizeof(path), PCI_DEVICES "/%s/resource", addr);
+	f = fopen(path, "r");
+	if (!f)
 		return -errno;
-	while (ret && (de = readdir(dir))) {
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), PCI_DEVICES "/%s/vendor", de->d_name);
-		if (uio_sysfs_num(path) != 0x1234)
-			continue;
-		snprintf(path, sizeof(path), PCI_DEVICES "/%s/device", de->d_name);
-		if (uio_sysfs_num(path) != VGA_DEVICE)
-			continue;
-		snprintf(path, sizeof(path), PCI_DEVICES "/%s/resource", de->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fscanf(f, "%llx %llx", &start, &end) == 2 && end > start &&
-		    end - start + 1 >= BIGBAR_MIN) {
-			snprintf(addr, len, "%s", de->d_name);
-			ret = 0;
-		}
-		fclose(f);
-	}
-	closedir(dir);
+	if (fscanf(f, "%llx %llx", &start, &end) != 2 || end <= start ||
+	    end - start + 1 < BIGBAR_MIN)
+		ret = -ENOENT;
+	fclose(f);
 	return ret;
 }
 
