@@ -18,6 +18,13 @@
  *   uio_bench mem <edu uio dev> <stub uio dev> <stub copy dev> <iterations>
  *	Mapped access against one syscall per access through the kernel:
  *	32-bit edu register loads and stores, 4 KiB block copies.
+ *   uio_bench bigmap <uio dev> <map index> <iterations>
+ *	Cost of mapping a large PHYS map (a big BAR) whole: mmap(), a first
+ *	touch (one load per 4 KiB page), munmap(), and the minor faults the
+ *	first touch took; against that, a second touch of the same pages
+ *	while mapped, from a flushed TLB like the first one (under TCG a TLB
+ *	refill is a large part of a touch), and a third with the TLB warm.
+ *	Each the median over <iterations> maps after one not counted.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -32,6 +39,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -50,6 +58,14 @@
 #define WARMUP		200
 #define WAIT_MS		2000
 #define MEM_TRIALS	5
+
+/*
+ * Accesses that must happen exactly as written: MMIO and flags shared
+ * between threads. Relaxed atomics, so the compiler neither merges nor
+ * drops them.
+ */
+#define LOAD(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define STORE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 
 static void die(const char *what)
 {
@@ -97,7 +113,7 @@ struct lat_ctx {
 	int fd;			/* /dev/uioN of the edu device */
 	int cfg;		/* its config space in sysfs */
 	int ep;			/* epoll instance watching fd */
-	volatile uint32_t *regs;	/* its BAR0 */
+	uint32_t *regs;		/* its BAR0 */
 	enum wait_kind wait;
 	int use_write;		/* re-enable by write(fd, 1), else config */
 	uint16_t cmd;		/* command register with INTx enabled */
@@ -155,7 +171,7 @@ static int lat_reenable(struct lat_ctx *c)
 
 static void lat_ack(struct lat_ctx *c)
 {
-	c->regs[EDU_IRQ_ACK / 4] = c->regs[EDU_IRQ_STATUS / 4];
+	STORE(c->regs[EDU_IRQ_ACK / 4], LOAD(c->regs[EDU_IRQ_STATUS / 4]));
 }
 
 static int cmd_lat(int argc, char **argv)
@@ -199,7 +215,7 @@ static int cmd_lat(int argc, char **argv)
 	lat_ack(&c);
 	if (lat_reenable(&c)) {
 		printf("RESULT %s status=%s\n", name,
-		       errno == ENOSYS ? "ENOSYS" : strerror(errno));
+		       strerrorname_np(errno));
 		return 0;
 	}
 
@@ -214,7 +230,7 @@ static int cmd_lat(int argc, char **argv)
 		/* Re-armed outside the timed window: a watchdog, not a cost. */
 		alarm(WAIT_MS / 1000);
 		t0 = now_ns();
-		c.regs[EDU_IRQ_RAISE / 4] = EDU_IRQ_BIT;
+		STORE(c.regs[EDU_IRQ_RAISE / 4], EDU_IRQ_BIT);
 		if (lat_wait(&c)) {
 			printf("RESULT %s status=%s at=%d\n", name,
 			       strerror(errno), i);
@@ -257,10 +273,10 @@ static int cmd_lat(int argc, char **argv)
 
 struct tput_reader {
 	int fd;
-	volatile int stop;
-	volatile int32_t last;	/* count the last read() returned */
-	volatile int have_last;
-	volatile uint64_t reads;
+	int stop;
+	int32_t last;		/* count the last read() returned */
+	int have_last;
+	uint64_t reads;
 	int error;
 };
 
@@ -288,15 +304,15 @@ static void *tput_read_loop(void *arg)
 
 	pin_to(pthread_self(), 1);
 
-	while (!r->stop) {
+	while (!LOAD(r->stop)) {
 		if (read(r->fd, &count, sizeof(count)) != sizeof(count)) {
 			if (errno != EINTR)
 				r->error = errno;
 			break;
 		}
-		r->last = count;
-		r->have_last = 1;
-		r->reads++;
+		STORE(r->last, count);
+		STORE(r->have_last, 1);
+		STORE(r->reads, r->reads + 1);
 	}
 	return NULL;
 }
@@ -362,10 +378,11 @@ static int tput_once(const char *dev, const char *stub, int ms, int run)
 
 	/* Let the reader catch up with the last event, then stop it. */
 	deadline = now_ns() + 2000000000ull;
-	while (!(r.have_last && (uint32_t)(r.last - base) == (uint32_t)fired) &&
+	while (!(LOAD(r.have_last) &&
+		 (uint32_t)(LOAD(r.last) - base) == (uint32_t)fired) &&
 	       now_ns() < deadline)
 		usleep(1000);
-	r.stop = 1;
+	STORE(r.stop, 1);
 	pthread_kill(th, SIGUSR1);
 	pthread_join(th, NULL);
 	close(r.fd);
@@ -408,7 +425,7 @@ static const char * const mem_op_names[] = {
 };
 
 struct mem_ctx {
-	volatile uint32_t *regs;	/* edu BAR0 through UIO */
+	uint32_t *regs;		/* edu BAR0 through UIO */
 	uint8_t *page;			/* the stub's page through UIO */
 	int copy;			/* the stub's copy device */
 	uint8_t buf[BLOCK];
@@ -423,14 +440,14 @@ static void mem_access(struct mem_ctx *m, enum mem_op op, int via_map,
 	switch (op) {
 	case REG_LOAD:
 		if (via_map)
-			v = m->regs[EDU_LIVENESS / 4];
+			v = LOAD(m->regs[EDU_LIVENESS / 4]);
 		else if (pread(m->copy, &v, 4, STUB_REGS + EDU_LIVENESS) != 4)
 			die("pread register");
 		(void)v;
 		break;
 	case REG_STORE:
 		if (via_map)
-			m->regs[EDU_LIVENESS / 4] = i;
+			STORE(m->regs[EDU_LIVENESS / 4], i);
 		else if (pwrite(m->copy, &i, 4, STUB_REGS + EDU_LIVENESS) != 4)
 			die("pwrite register");
 		break;
@@ -490,7 +507,7 @@ static int mem_check(struct mem_ctx *m)
 		if (m->buf[i] != (uint8_t)(i * 7 + 3))
 			return 0;
 	/* edu's liveness register reads back the complement. */
-	m->regs[EDU_LIVENESS / 4] = 0x12345678;
+	STORE(m->regs[EDU_LIVENESS / 4], 0x12345678);
 	if (pread(m->copy, &v, 4, STUB_REGS + EDU_LIVENESS) != 4)
 		die("pread check");
 	return v == ~0x12345678u;
@@ -527,6 +544,163 @@ static int cmd_mem(int argc, char **argv)
 	return 0;
 }
 
+/* --- mapping a large BAR whole --------------------------------------- */
+
+#define BIGMAP_STEP	4096
+#define BIGMAP_MAX	64
+#define SZ_2M		(2ul << 20)
+
+enum bigmap_part {
+	BM_MMAP, BM_TOUCH1, BM_TOUCH2, BM_WARM, BM_MUNMAP, BM_FAULTS, BM_PARTS
+};
+
+/*
+ * Flush this CPU's TLB: unmapping more pages than the kernel flushes one
+ * by one (tlb_single_page_flush_ceiling, 33) makes it flush the whole TLB.
+ */
+static void flush_tlb(void)
+{
+	size_t len = 64 * BIGMAP_STEP, off;
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		die("mmap scratch");
+	for (off = 0; off < len; off += BIGMAP_STEP)
+		STORE(p[off], 1);
+	if (munmap(p, len))
+		die("munmap scratch");
+}
+
+static long minor_faults(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		die("getrusage");
+	return ru.ru_minflt;
+}
+
+/* One load per 4 KiB page; the sum keeps the loads from being dropped. */
+static uint32_t touch_pages(uint32_t *p, size_t len)
+{
+	uint32_t sum = 0;
+	size_t off;
+
+	for (off = 0; off < len; off += BIGMAP_STEP)
+		sum += LOAD(p[off / 4]);
+	return sum;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_s64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static uint64_t median_u64(uint64_t *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_u64);
+	return v[n / 2];
+}
+
+static int64_t median_s64(int64_t *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_s64);
+	return v[n / 2];
+}
+
+static int cmd_bigmap(int argc, char **argv)
+{
+	static uint64_t t[BM_PARTS][BIGMAP_MAX], total[BIGMAP_MAX];
+	static int64_t over[BIGMAP_MAX], over_warm[BIGMAP_MAX];
+	uint32_t *p;
+	unsigned long long phys;
+	char path[256];
+	int fd, map, iters, i, congruent = 0;
+	uint32_t sum = 0;
+	size_t len;
+
+	if (argc != 4)
+		return 2;
+	map = atoi(argv[2]);
+	iters = atoi(argv[3]);
+	if (iters < 1 || iters > BIGMAP_MAX)
+		iters = BIGMAP_MAX;
+	snprintf(path, sizeof(path), "/sys/class/uio/%s/maps/map%d/size",
+		 strrchr(argv[1], '/') + 1, map);
+	len = read_long(path);
+	snprintf(path, sizeof(path), "/sys/class/uio/%s/maps/map%d/addr",
+		 strrchr(argv[1], '/') + 1, map);
+	phys = (unsigned long long)read_long(path);
+	fd = open(argv[1], O_RDWR);
+	if (fd < 0)
+		die(argv[1]);
+
+	for (i = -1; i < iters; i++) {
+		uint64_t t0, t1, t2, t3, t4, t5, t6;
+		long f0, f1;
+
+		f0 = minor_faults();
+		t0 = now_ns();
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+			 (off_t)map * sysconf(_SC_PAGESIZE));
+		if (p == MAP_FAILED)
+			die("mmap big map");
+		t1 = now_ns();
+		sum += touch_pages(p, len);
+		t2 = now_ns();
+		f1 = minor_faults();
+		flush_tlb();
+		t3 = now_ns();
+		sum += touch_pages(p, len);
+		t4 = now_ns();
+		sum += touch_pages(p, len);
+		t5 = now_ns();
+		if (munmap((void *)p, len))
+			die("munmap big map");
+		t6 = now_ns();
+		congruent = ((uintptr_t)p & (SZ_2M - 1)) == (phys & (SZ_2M - 1));
+		if (i < 0)
+			continue;
+		t[BM_MMAP][i] = t1 - t0;
+		t[BM_TOUCH1][i] = t2 - t1;
+		t[BM_TOUCH2][i] = t4 - t3;
+		t[BM_WARM][i] = t5 - t4;
+		t[BM_MUNMAP][i] = t6 - t5;
+		t[BM_FAULTS][i] = f1 - f0;
+		total[i] = (t1 - t0) + (t2 - t1) + (t6 - t5);
+		/* Signed: the difference is noise-sized when mapping is free. */
+		over[i] = (int64_t)total[i] - (int64_t)(t4 - t3);
+		over_warm[i] = (int64_t)total[i] - (int64_t)(t5 - t4);
+	}
+	close(fd);
+
+	printf("RESULT bigmap status=ok n=%d size=%zu pages=%zu congruent_2m=%d ",
+	       iters, len, len / BIGMAP_STEP, congruent);
+	printf("mmap_ns=%llu touch1_ns=%llu touch2_ns=%llu warm_ns=%llu ",
+	       (unsigned long long)median_u64(t[BM_MMAP], iters),
+	       (unsigned long long)median_u64(t[BM_TOUCH1], iters),
+	       (unsigned long long)median_u64(t[BM_TOUCH2], iters),
+	       (unsigned long long)median_u64(t[BM_WARM], iters));
+	printf("munmap_ns=%llu total_ns=%llu overhead_ns=%lld overhead_warm_ns=%lld ",
+	       (unsigned long long)median_u64(t[BM_MUNMAP], iters),
+	       (unsigned long long)median_u64(total, iters),
+	       (long long)median_s64(over, iters),
+	       (long long)median_s64(over_warm, iters));
+	printf("faults=%llu sum=%u\n",
+	       (unsigned long long)median_u64(t[BM_FAULTS], iters), sum);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int ret = 2;
@@ -538,7 +712,9 @@ int main(int argc, char **argv)
 		ret = cmd_tput(argc - 1, argv + 1);
 	else if (argc > 1 && !strcmp(argv[1], "mem"))
 		ret = cmd_mem(argc - 1, argv + 1);
+	else if (argc > 1 && !strcmp(argv[1], "bigmap"))
+		ret = cmd_bigmap(argc - 1, argv + 1);
 	if (ret == 2)
-		fprintf(stderr, "usage: see the comment at the top of uio_bench.c\n");
+		fprintf(stderr, "usage: see the comment at the top of its source\n");
 	return ret;
 }

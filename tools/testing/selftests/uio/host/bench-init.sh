@@ -1,11 +1,13 @@
 #!/bin/busybox sh
 # SPDX-License-Identifier: GPL-2.0
-# /init of the benchmark guest: for each UIO core in turn (mainline's
-# modules from the distribution kernel, then ours), load the core, bind the
-# first edu device to its uio_pci_generic, load the bench stub built for
-# that core, run the same /bench/uio_bench commands, and unload it all
-# again. RESULT lines go to the console, raw samples to the second serial
-# port (/dev/ttyS1) so the console stays readable.
+# /init of the benchmark guest: ROUNDS rounds, each running every core of
+# CORES in turn (mainline, ours, mainline, ours, ...), so drift of the host
+# over the run hits both cores alike. Per core and round: load the core,
+# bind the first edu device (and the big-BAR device, if any) to its
+# uio_pci_generic, load the bench stub built for that core, run the same
+# /bench/uio_bench commands, and unload it all again. RESULT lines go to
+# the console, raw samples to the second serial port (/dev/ttyS1) so the
+# console stays readable.
 /bin/busybox --install -s /bin
 mkdir -p /proc /sys /dev /tmp
 mount -t proc proc /proc
@@ -15,6 +17,8 @@ mount -t tmpfs tmpfs /tmp
 . /bench/bench.conf
 
 edu=0000:00:04.0
+# A device with a large 32-bit non-prefetchable BAR (qxl), if present.
+big=0000:00:05.0
 stub=/sys/devices/platform/uio_bench
 mkdir -p /tmp/samples
 
@@ -26,15 +30,52 @@ uio_of() {
 	return 1
 }
 
+# driver_override binds just this device; the other edu stays free.
+bind() {
+	echo uio_pci_generic > "/sys/bus/pci/devices/$1/driver_override"
+	echo "$1" > /sys/bus/pci/drivers_probe
+}
+
+unbind() {
+	[ -e "/sys/bus/pci/drivers/uio_pci_generic/$1" ] &&
+		echo "$1" > /sys/bus/pci/drivers/uio_pci_generic/unbind
+	echo > "/sys/bus/pci/devices/$1/driver_override"
+}
+
+# The index of the largest map of a UIO device (/dev/uioN).
+largest_map() {
+	best=-1
+	bsize=0
+	for m in /sys/class/uio/${1##*/}/maps/map*; do
+		[ -e "$m/size" ] || continue
+		s=$(($(cat "$m/size")))
+		[ "$s" -gt "$bsize" ] && best=${m##*/map} && bsize=$s
+	done
+	echo "$best"
+}
+
+# The large-BAR mapping benchmark, with the device bound only meanwhile.
+bench_bigmap() {
+	[ -e "/sys/bus/pci/devices/$big" ] || return 0
+	bind "$big"
+	if bdev=$(uio_of "/sys/bus/pci/devices/$big"); then
+		map=$(largest_map "$bdev")
+		echo "# $core: big BAR at $bdev map$map," \
+			"size $(cat "/sys/class/uio/${bdev##*/}/maps/map$map/size")"
+		taskset -c 1 /bench/uio_bench bigmap "$bdev" "$map" "$BIG_ITERS"
+	else
+		echo "RESULT bigmap status=no-uio-device"
+	fi
+	unbind "$big"
+}
+
 bench_core() {
 	core=$1
-	echo "=== CORE $core"
+	round=$2
+	echo "=== CORE $core ROUND $round"
 	for m in uio uio_pci_generic "uio_bench_$core"; do
 		insmod "/bench/$core/$m.ko" || { echo "=== INSMOD FAILED $core $m"; return; }
-		[ "$m" = uio_pci_generic ] || continue
-		# driver_override binds this one device; the other edu stays free.
-		echo uio_pci_generic > "/sys/bus/pci/devices/$edu/driver_override"
-		echo "$edu" > /sys/bus/pci/drivers_probe
+		[ "$m" = uio_pci_generic ] && bind "$edu"
 	done
 	dev=$(uio_of "/sys/bus/pci/devices/$edu") || echo "=== NO UIO for $edu"
 	sdev=$(uio_of "$stub") || echo "=== NO UIO for $stub"
@@ -48,24 +89,33 @@ bench_core() {
 	for wait in read poll epoll; do
 		for how in write config; do
 			taskset -c 1 /bench/uio_bench lat "$dev" "$edu" $wait $how "$ITERS" \
-				"/tmp/samples/$core.lat_${wait}_$how"
+				"/tmp/samples/$core.r$round.lat_${wait}_$how"
 		done
 	done
 	/bench/uio_bench tput "$sdev" "$stub" "$TPUT_MS" "$TPUT_RUNS"
 	taskset -c 1 /bench/uio_bench mem "$dev" "$sdev" /dev/uio_bench "$MEM_ITERS"
+	bench_bigmap
 
 	rmmod "uio_bench_$core"
-	echo "$edu" > /sys/bus/pci/drivers/uio_pci_generic/unbind
-	echo > "/sys/bus/pci/devices/$edu/driver_override"
+	unbind "$edu"
 	rmmod uio_pci_generic
 	echo "# $core: before rmmod: $(grep '^uio ' /proc/modules)"
-	rmmod uio
+	rmmod uio || echo "=== RMMOD FAILED $core uio"
 	echo "=== CORE END $core"
 }
 
+if [ -e "/sys/bus/pci/devices/$big/resource" ]; then
+	echo "# big-BAR device $big: $(cat "/sys/bus/pci/devices/$big/vendor")" \
+		"$(cat "/sys/bus/pci/devices/$big/device")," \
+		"BAR0 (start end flags): $(head -n 1 "/sys/bus/pci/devices/$big/resource")"
+fi
 echo "=== BENCH BEGIN"
-for core in $CORES; do
-	bench_core "$core"
+round=1
+while [ "$round" -le "$ROUNDS" ]; do
+	for core in $CORES; do
+		bench_core "$core" "$round"
+	done
+	round=$((round + 1))
 done
 echo "=== BENCH END"
 

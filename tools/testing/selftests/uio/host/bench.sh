@@ -1,14 +1,21 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # `make bench`: mainline's UIO (the distribution kernel's own uio.ko and
-# uio_pci_generic.ko) against ours, one after the other in one QEMU/TCG
-# boot with the edu device, same benchmark binary, same bench stub source.
-# Writes build/bench/{table.txt,summary.json,latency-cdf.png,samples/}
+# uio_pci_generic.ko) against ours, on the same kernel: one QEMU/TCG boot
+# per kernel of BENCH_KERNELS (ids of kernel.sh, default "6.12 6.12-rt
+# 6.1"; BENCH_KERNEL=ID alone runs one), with the edu device and a qxl
+# device whose 256 MiB BAR0 mainline's uio_pci_generic exposes too. In
+# each boot the cores take turns for BENCH_ROUNDS rounds (mainline, ours,
+# mainline, ours, ...), same benchmark binary, same bench stub source.
+# Writes build/bench/{table.txt,summary.json} and per kernel
+# build/bench/<id>/{guest.log,raw.txt,latency-cdf.png,samples/}
 # (BENCH_OUT chooses another directory).
-# Knobs: BENCH_ITERS (latency samples per test, default 10000),
-# BENCH_TPUT_MS, BENCH_TPUT_RUNS, BENCH_MEM_ITERS, BENCH_CORES, and
-# BENCH_NICE (default -10): the nice value QEMU runs at, so background load
-# on the host disturbs the two phases less; 0 leaves it alone.
+# Knobs: BENCH_ROUNDS (default 3), per round BENCH_ITERS (latency samples
+# per test, default 2000), BENCH_TPUT_MS, BENCH_TPUT_RUNS, BENCH_MEM_ITERS,
+# BENCH_BIG_ITERS (maps of the big BAR), BENCH_CORES, and BENCH_NICE
+# (default -10): the nice value QEMU runs at, so background load on the
+# host disturbs the phases less; 0 leaves it alone. BENCH_QEMU is the QEMU
+# binary (default Debian's, which has qxl; ours is built without it).
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -16,72 +23,90 @@ top=$(cd "$here/../../../../.." && pwd)
 src=$top/tools/testing/selftests/uio/bench
 start=$(date +%s)
 
-# The kernel: BENCH_KERNEL, an id of kernel.sh (default 6.12).
-kernel=${BENCH_KERNEL:-6.12}
-KERNELS=$kernel "$here/deps.sh" guest bench
-krel=$("$here/kernel.sh" "$kernel")
-kdir=/usr/src/linux-headers-$krel
-ours=$top/build/$krel
+kernels=${BENCH_KERNELS:-${BENCH_KERNEL:-6.12 6.12-rt 6.1}}
+qemu=${BENCH_QEMU:-/usr/bin/qemu-system-x86_64}
+KERNELS=$kernels "$here/deps.sh" guest bench
 out=${BENCH_OUT:-$top/build/bench}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-echo "# building our modules for $krel" >&2
-"$here/build.sh" "$krel" "$ours" >&2
-
 rm -rf "$out"
-mkdir -p "$out/root/bench/mainline" "$out/root/bench/ours"
+mkdir -p "$out"
+"$qemu" -device help 2>/dev/null | grep -q '"qxl"' ||
+	echo "# $qemu has no qxl device: no large-BAR benchmark" >&2
 
-# The stub, once per core, each under its own module name.
-for core in mainline ours; do
-	mkdir -p "$out/src/$core"
-	cp "$src/uio_bench_stub.c" "$src/Kbuild" "$out/src/$core/"
-done
-echo "# building the bench stub for both cores" >&2
-make -s -C "$kdir" M="$out/src/mainline" W=1 UIO_BENCH_CORE=mainline \
-	modules >&2
-make -s -C "$kdir" M="$out/src/ours" W=1 UIO_BENCH_CORE=ours \
-	UIO_BENCH_INCLUDE="$top/include" \
-	KBUILD_EXTRA_SYMBOLS="$ours/src/drivers/uio/Module.symvers" modules >&2
+# One kernel: build both sides for it, boot it, leave the logs in $kout.
+bench_kernel() {
+	kid=$1
+	krel=$("$here/kernel.sh" "$kid")
+	kdir=/usr/src/linux-headers-$krel
+	ours=$top/build/$krel
+	kout=$out/$kid
+	mkdir -p "$kout/root/bench/mainline" "$kout/root/bench/ours"
+	echo "$krel" > "$kout/release"
+	echo "# $kid: building our modules for $krel" >&2
+	"$here/build.sh" "$krel" "$ours" >&2
 
-# Mainline's core and PCI stub exactly as the distribution ships them.
-for m in uio uio_pci_generic; do
-	ko=/lib/modules/$krel/kernel/drivers/uio/$m.ko
-	if [ -f "$ko" ]; then
-		cp "$ko" "$out/root/bench/mainline/"
-	elif [ -f "$ko.xz" ]; then
-		xz -dc "$ko.xz" > "$out/root/bench/mainline/$m.ko"
-	else
-		echo "bench: no $ko(.xz) in $krel" >&2
-		exit 1
-	fi
-	cp "$ours/modules/$m.ko" "$out/root/bench/ours/"
-done
-cp "$out/src/mainline/uio_bench_mainline.ko" "$out/root/bench/mainline/"
-cp "$out/src/ours/uio_bench_ours.ko" "$out/root/bench/ours/"
+	# The stub, once per core, each under its own module name.
+	for core in mainline ours; do
+		mkdir -p "$kout/src/$core"
+		cp "$src/uio_bench_stub.c" "$src/Kbuild" "$kout/src/$core/"
+	done
+	echo "# $kid: building the bench stub for both cores" >&2
+	make -s -C "$kdir" M="$kout/src/mainline" W=1 UIO_BENCH_CORE=mainline \
+		modules >&2
+	make -s -C "$kdir" M="$kout/src/ours" W=1 UIO_BENCH_CORE=ours \
+		UIO_BENCH_INCLUDE="$top/include" \
+		KBUILD_EXTRA_SYMBOLS="$ours/src/drivers/uio/Module.symvers" \
+		modules >&2
 
-gcc -static -O2 -Wall -Wextra -Werror -pthread -o "$out/root/bench/uio_bench" \
-	"$src/uio_bench.c"
-cat > "$out/root/bench/bench.conf" <<CONF
-ITERS=${BENCH_ITERS:-10000}
-TPUT_MS=${BENCH_TPUT_MS:-2000}
-TPUT_RUNS=${BENCH_TPUT_RUNS:-3}
-MEM_ITERS=${BENCH_MEM_ITERS:-20000}
+	# Mainline's core and PCI stub exactly as the distribution ships them.
+	for m in uio uio_pci_generic; do
+		ko=/lib/modules/$krel/kernel/drivers/uio/$m.ko
+		if [ -f "$ko" ]; then
+			cp "$ko" "$kout/root/bench/mainline/"
+		elif [ -f "$ko.xz" ]; then
+			xz -dc "$ko.xz" > "$kout/root/bench/mainline/$m.ko"
+		else
+			echo "bench: no $ko(.xz) in $krel" >&2
+			exit 1
+		fi
+		cp "$ours/modules/$m.ko" "$kout/root/bench/ours/"
+	done
+	cp "$kout/src/mainline/uio_bench_mainline.ko" "$kout/root/bench/mainline/"
+	cp "$kout/src/ours/uio_bench_ours.ko" "$kout/root/bench/ours/"
+	cp "$out/uio_bench" "$kout/root/bench/"
+	cat > "$kout/root/bench/bench.conf" <<CONF
+ROUNDS=${BENCH_ROUNDS:-3}
+ITERS=${BENCH_ITERS:-2000}
+TPUT_MS=${BENCH_TPUT_MS:-500}
+TPUT_RUNS=${BENCH_TPUT_RUNS:-1}
+MEM_ITERS=${BENCH_MEM_ITERS:-5000}
+BIG_ITERS=${BENCH_BIG_ITERS:-8}
 CORES="${BENCH_CORES:-mainline ours}"
 CONF
 
-GUEST_INIT=$here/bench-init.sh EXTRA_ROOT=$out/root UIO_MODULES=" " \
-	"$here/initramfs.sh" "$ours" "$out/bench.cpio.gz"
+	GUEST_INIT=$here/bench-init.sh EXTRA_ROOT=$kout/root UIO_MODULES=" " \
+		"$here/initramfs.sh" "$ours" "$kout/bench.cpio.gz"
+	echo "# $kid: booting QEMU (TCG), mainline's UIO and ours in turns" >&2
+	QEMU_BIN=$out/qemu-nice UIO_BOOT_TIMEOUT=${UIO_BOOT_TIMEOUT:-1500} \
+		"$here/boot.sh" "$krel" "$kout/bench.cpio.gz" "$kout/guest.log" \
+		-chardev file,id=raw,path="$kout/raw.txt" \
+		-device isa-serial,chardev=raw \
+		-device qxl,ram_size_mb=256,addr=05.0
+	rm -rf "$kout/root" "$kout/src"
+}
+
+gcc -static -O2 -Wall -Wextra -Werror -pthread -o "$out/uio_bench" \
+	"$src/uio_bench.c"
 # TCG latencies are host scheduling latencies too: keep QEMU ahead of
-# whatever else the host runs during the few minutes of the run.
+# whatever else the host runs during the minutes of the run.
 cat > "$out/qemu-nice" <<WRAP
 #!/bin/sh
-exec nice -n ${BENCH_NICE:--10} ${QEMU_BIN:-qemu-system-x86_64} "\$@"
+exec nice -n ${BENCH_NICE:--10} $qemu "\$@"
 WRAP
 chmod +x "$out/qemu-nice"
-echo "# booting QEMU (TCG): mainline's UIO, then ours" >&2
-QEMU_BIN=$out/qemu-nice UIO_BOOT_TIMEOUT=${UIO_BOOT_TIMEOUT:-900} \
-	"$here/boot.sh" "$krel" "$out/bench.cpio.gz" "$out/guest.log" \
-	-chardev file,id=raw,path="$out/raw.txt" \
-	-device isa-serial,chardev=raw
+for kid in $kernels; do
+	bench_kernel "$kid"
+done
 
-python3 "$here/bench-report.py" "$out" "$krel" "$(($(date +%s) - start))"
+python3 "$here/bench-report.py" "$out" "$(($(date +%s) - start))" $kernels
