@@ -269,7 +269,7 @@ def kernel_block(out, kid, summary):
         with open(os.path.join(kdir, "guest.log"), errors="replace") as f:
             for line in f:
                 if re.search(r"BUG:|WARNING:|Oops|general protection|"
-                             r"INSMOD FAILED|RMMOD FAILED|QEMU EXIT", line):
+                             r"INSMOD FAILED|RMMOD FAILED|QEMU EXIT|nobody cared", line):
                     problems.append(line.strip())
     except OSError:
         problems.append("no guest.log")
