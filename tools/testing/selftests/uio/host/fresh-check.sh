@@ -92,6 +92,9 @@ mount --bind /sys "$root/sys"
 mount --bind /dev "$root/dev"
 mount --bind /dev/pts "$root/dev/pts"
 
+# From here on a failure is counted, not fatal: every target runs, and
+# the root is cleaned up by the EXIT trap.
+set +e
 passed=0
 failed=0
 for t in $targets; do
@@ -110,7 +113,8 @@ for t in $targets; do
 		;;
 	*)
 		grep -E '^(not )?ok ' "$logs/$t.log"
-		last=$(tail -n 1 "$logs/$t.log")
+		# make's own "Error" line may follow the summary.
+		last=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logs/$t.log" | tail -n 1)
 		p=$(echo "$last" | sed -n 's/^\([0-9]*\) passed, [0-9]* failed.*/\1/p')
 		f=$(echo "$last" | sed -n 's/^[0-9]* passed, \([0-9]*\) failed.*/\1/p')
 		;;
