@@ -75,7 +75,12 @@ if [ ! -f "$out/bzImage" ]; then
 		awk '{ k = $0; sub(/^# /, "", k); sub(/[= ].*/, "", k); w[k] = $0 }
 		     END { for (k in w) print w[k] }' |
 		while read -r line; do
-			grep -qx "$line" "$bdir/.config" || {
+			case $line in
+			"# "*)	# not set: also when the tree has no such symbol
+				sym=${line#\# }
+				! grep -q "^${sym%% *}=" "$bdir/.config" ;;
+			*)	grep -qx "$line" "$bdir/.config" ;;
+			esac || {
 				echo "debug-kernel $version: config lacks '$line'" >&2
 				exit 1
 			}

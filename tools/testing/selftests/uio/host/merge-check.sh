@@ -95,7 +95,12 @@ configure() {
 	grep -h '^CONFIG_\|^# CONFIG_.* is not set' "$@" |
 	awk '{ k = $0; sub(/^# /, "", k); sub(/[= ].*/, "", k); w[k] = $0 }
 	     END { for (k in w) print w[k] }' | while read -r l; do
-		grep -qx "$l" "$_b/.config" || { echo "lacks $l"; exit 1; }
+		case $l in
+		"# "*)	# not set: also when the tree has no such symbol
+			_s=${l#\# }
+			! grep -q "^${_s%% *}=" "$_b/.config" ;;
+		*)	grep -qx "$l" "$_b/.config" ;;
+		esac || { echo "lacks $l"; exit 1; }
 	done || return 1
 	echo "$_key" > "$_b/.uio-confkey"
 }
@@ -438,7 +443,10 @@ check_version() {
 		if [ -n "$ok" ] && [ -n "$build_y" ] && [ -n "$bdebug" ] && [ "$n" -eq 0 ]; then
 			result PASS "e. $what" "0 warnings"
 		else
-			result FAIL "e. $what" "$n warnings/errors ($version/$name.log)"
+			missed=
+			[ -n "$build_y" ] || missed="$missed, no UIO=y build"
+			[ -n "$bdebug" ] || missed="$missed, no debug build"
+			result FAIL "e. $what" "$n warnings/errors$missed ($version/$name.log)"
 		fi
 	done
 	# The objects back to the ordinary flags for the next incremental run.
