@@ -65,9 +65,9 @@ count_warnings() {
 
 finish() {
 	echo
-	echo "merge-check summary ($versions; $(( ($(date +%s) - start) / 60 )) min, logs in $logs)"
-	printf '%-4s  %-5s  %-44s  %s\n' RES LINUX STEP DETAIL
-	awk -F '\t' '{ printf "%-4s  %-5s  %-44s  %s\n", $1, $2, $3, $4 }' "$summary"
+	echo "merge-check summary ($(( ($(date +%s) - start) / 60 )) min;$times; logs in $logs)"
+	printf '%-4s  %-5s  %-48s  %s\n' RES LINUX STEP DETAIL
+	awk -F '\t' '{ printf "%-4s  %-5s  %-48s  %s\n", $1, $2, $3, $4 }' "$summary"
 	if grep -q '^FAIL' "$summary"; then
 		echo "merge-check: FAILED"
 		exit 1
@@ -451,10 +451,13 @@ check_version() {
 	done
 	# The objects back to the ordinary flags for the next incremental run.
 	[ -n "$build_y" ] && make -s -C "$tree" O="$by" drivers/uio/ > /dev/null 2>&1
-	log "done in $(( ($(date +%s) - vstart) / 60 )) min"
+	vmin=$(( ($(date +%s) - vstart) / 60 ))
+	times="$times${times:+,} $version: $vmin min"
+	log "done in $vmin min"
 }
 
 version=all
+times=
 "$here/deps.sh" merge >&2 || result FAIL "install packages (deps.sh merge)" "see the output above"
 for version in $versions; do
 	check_version
