@@ -28,6 +28,7 @@
 #include <linux/uio_driver.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
+#include <linux/wait_bit.h>
 
 #define UIO_MAX_DEVICES	BIT(MINORBITS)
 #define UIO_FS_MAGIC	0x75696f21	/* "uio!" */
@@ -36,10 +37,14 @@
 static dev_t uio_devt;
 
 /*
- * Hands out minors. A minor goes back only when its uio_device is freed, so
- * no new device can take a number an old open file still refers to.
+ * Hands out minors. A minor goes back when its device is unregistered, as
+ * /dev/uioN and /sys/class/uio/uioN go: a rebound device gets its old
+ * number again, while files still open on the old one stay dead.
  */
 static DEFINE_IDA(uio_ida);
+
+/* Devices not yet freed; uio_exit() waits for the last release. */
+static atomic_t uio_devices_alive = ATOMIC_INIT(0);
 
 /* Pseudo filesystem providing each device's anonymous inode. */
 static struct vfsmount *uio_mnt;
@@ -1083,8 +1088,9 @@ static void uio_device_release(struct device *dev)
 	struct uio_device *idev = container_of(dev, struct uio_device, dev);
 
 	iput(idev->inode);
-	ida_free(&uio_ida, idev->minor);
 	kfree(idev);
+	if (atomic_dec_and_test(&uio_devices_alive))
+		wake_up_var(&uio_devices_alive);
 }
 
 /*
@@ -1092,10 +1098,16 @@ static void uio_device_release(struct device *dev)
  * description any more), then "woken" (blocked readers and pollers see
  * the device gone), then "unmapped" (every mapping is in the address space,
  * and the next touch of any of them faults and gets SIGBUS).
+ *
+ * The interrupt is freed in the same exclusive section that drops the
+ * description: write() holds the description while irqcontrol() runs, so
+ * no stub can unmask a line after its handler is gone.
  */
-static void uio_kill(struct uio_device *idev)
+static void uio_kill(struct uio_device *idev, bool irq_requested)
 {
 	down_write(&idev->info_sem);
+	if (irq_requested)
+		free_irq(idev->info->irq, idev);
 	idev->info = NULL;
 	up_write(&idev->info_sem);
 
@@ -1183,6 +1195,7 @@ int __uio_register_device(struct module *owner, struct device *parent,
 	INIT_LIST_HEAD(&idev->dma_mms);
 
 	/* From here on uio_device_release() frees everything. */
+	atomic_inc(&uio_devices_alive);
 	device_initialize(&idev->dev);
 	idev->dev.class = &uio_class;
 	idev->dev.parent = parent;
@@ -1230,8 +1243,9 @@ out_unpublish:
 out_del:
 	cdev_device_del(&idev->cdev, &idev->dev);
 out_kill:
-	uio_kill(idev);
+	uio_kill(idev, false);
 out_put:
+	ida_free(&uio_ida, idev->minor);
 	put_device(&idev->dev);
 	return ret;
 
@@ -1266,10 +1280,9 @@ void uio_unregister_device(struct uio_info *info)
 
 	uio_sysfs_del(idev);
 	cdev_device_del(&idev->cdev, &idev->dev);
-	if (uio_has_hw_irq(info))
-		free_irq(info->irq, idev);
+	ida_free(&uio_ida, idev->minor);
 	uio_unpublish(info);
-	uio_kill(idev);
+	uio_kill(idev, uio_has_hw_irq(info));
 	put_device(&idev->dev);
 }
 EXPORT_SYMBOL_GPL(uio_unregister_device);
@@ -1345,6 +1358,8 @@ out_unmount:
 
 static void __exit uio_exit(void)
 {
+	/* A release may still be pending, e.g. with DEBUG_KOBJECT_RELEASE. */
+	wait_var_event(&uio_devices_alive, !atomic_read(&uio_devices_alive));
 	class_unregister(&uio_class);
 	unregister_chrdev_region(uio_devt, UIO_MAX_DEVICES);
 	kern_unmount(uio_mnt);
