@@ -3,7 +3,8 @@
 # The harness's own setup must fail loudly: run check.sh, deps.sh and
 # build-qemu.sh with one step broken on purpose and check that each stops
 # with a non-zero status and, as its last line, a message naming the step
-# and the cause. Prints TAP.
+# and the cause. Then boot.sh with a fake QEMU: it boots again after the
+# emulator's int3 race, and only then. Prints TAP.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -40,7 +41,7 @@ expect() {
 	fi
 }
 
-echo "1..6"
+echo "1..8"
 expect "check.sh: a QEMU_BIN that does not exist" \
 	"check: setup failed: QEMU binary '/nonexistent/qemu' is not an executable file" \
 	env QEMU_BIN=/nonexistent/qemu "$here/check.sh" 6.12
@@ -59,4 +60,34 @@ expect "check.sh: stops when packages cannot be installed" \
 expect "build-qemu.sh: no source index is an error, not a silent exit 0" \
 	"build-qemu: deps.sh qemu failed" \
 	env PATH="$broken_apt" UIO_CACHE="$work/cache" "$here/build-qemu.sh"
+
+# A QEMU that prints its first line on the first boot, its second on
+# every later one, and counts the boots.
+# boot_test <name> <first line> <boots wanted> <final log pattern>
+boot_test() {
+	n=$((n + 1))
+	printf '%s\n' "$2" > "$work/first"
+	printf '0\n' > "$work/boots"
+	cat > "$work/qemu" <<FAKE
+#!/bin/sh
+b=\$((\$(cat "$work/boots") + 1))
+echo \$b > "$work/boots"
+[ \$b -eq 1 ] && cat "$work/first" || echo "=== booted"
+FAKE
+	chmod +x "$work/qemu"
+	rm -f "$work/log" "$work/log.int3"
+	QEMU_BIN=$work/qemu "$here/boot.sh" x /dev/null "$work/log" 2> /dev/null
+	_boots=$(cat "$work/boots")
+	if [ "$_boots" -eq "$3" ] && grep -q -- "$4" "$work/log"; then
+		echo "ok $n $1"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n $1"
+		echo "# $_boots boots, log: $(cat "$work/log")"
+	fi
+}
+boot_test "boot.sh: boots again after TCG's int3 race" \
+	"[    2.011739] Oops: int3: 0000 [#1] PREEMPT_RT SMP NOPTI" 2 "=== booted"
+boot_test "boot.sh: any other Oops stands" \
+	"[    2.011739] Oops: general protection fault: 0000 [#1]" 1 "Oops"
 [ "$failed" -eq 0 ]
