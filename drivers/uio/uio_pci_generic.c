@@ -48,6 +48,15 @@ static int uio_pci_generic_irqcontrol(struct uio_info *info, s32 irq_on)
 	return pcim_intx(uio_pci_generic_pdev(info), !!irq_on);
 }
 
+/*
+ * No pin, or a pin the platform routes nowhere (IRQ_NOTCONNECTED, which
+ * request_irq() refuses): either way the device is bound without events.
+ */
+static bool uio_pci_generic_has_irq(const struct pci_dev *pdev)
+{
+	return pdev->irq && pdev->irq != IRQ_NOTCONNECTED;
+}
+
 static int uio_pci_generic_release(struct uio_info *info, struct inode *inode)
 {
 	/*
@@ -125,7 +134,7 @@ static int uio_pci_generic_probe(struct pci_dev *pdev,
 	if (ret)
 		return dev_err_probe(&pdev->dev, ret, "cannot enable device\n");
 
-	if (pdev->irq && !pci_intx_mask_supported(pdev)) {
+	if (uio_pci_generic_has_irq(pdev) && !pci_intx_mask_supported(pdev)) {
 		dev_warn(&pdev->dev, "no INTx masking (PCI 2.3), cannot share its interrupt\n");
 		return -ENODEV;
 	}
@@ -138,7 +147,7 @@ static int uio_pci_generic_probe(struct pci_dev *pdev,
 	gdev->info.name = "uio_pci_generic";
 	gdev->info.version = UIO_PCI_GENERIC_VERSION;
 	gdev->info.release = uio_pci_generic_release;
-	if (pdev->irq) {
+	if (uio_pci_generic_has_irq(pdev)) {
 		gdev->info.irq = pdev->irq;
 		gdev->info.irq_flags = IRQF_SHARED;
 		gdev->info.handler = uio_pci_generic_handler;
