@@ -235,7 +235,7 @@ static ssize_t uio_map_show(struct kobject *kobj, struct kobj_attribute *kattr,
 }
 
 static const char * const uio_porttype_names[] = {
-	[UIO_PORT_NONE]		= "none",
+	[UIO_PORT_NONE]		= "port_none",
 	[UIO_PORT_X86]		= "port_x86",
 	[UIO_PORT_GPIO]		= "port_gpio",
 	[UIO_PORT_OTHER]	= "port_other",

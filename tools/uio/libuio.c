@@ -403,7 +403,7 @@ static void uio_read_port(const char *dir, struct uio_port_info *p)
 	if (!uio_path(path, sizeof(path), dir, "porttype")) {
 		ret = uio_read_attr(path, p->porttype, sizeof(p->porttype));
 		if (ret == -ENOENT)
-			strcpy(p->porttype, "none");
+			strcpy(p->porttype, "port_none");
 		else if (ret && !p->err)
 			p->err = ret == -ENAMETOOLONG ? -EBADMSG : ret;
 	}

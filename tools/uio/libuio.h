@@ -68,7 +68,7 @@ struct uio_map_info {
  * @name:	the region's name
  * @start:	first port
  * @size:	number of ports
- * @porttype:	"port_x86", "port_gpio", "port_other" or "none"
+ * @porttype:	"port_none", "port_x86", "port_gpio" or "port_other"
  */
 struct uio_port_info {
 	unsigned int	index;

@@ -175,6 +175,23 @@ TEST_F(uio, sysfs_maps_describe_regions)
 	EXPECT_EQ(-1, access(path, F_OK));
 }
 
+/* The type strings are mainline's, "port_none" included. */
+TEST_F(uio, sysfs_porttype_names_as_mainline)
+{
+	char path[PATH_MAX], buf[64];
+
+	uio_path(path, sizeof(path), self->noirq_minor,
+		 "portio/port0/porttype");
+	ASSERT_EQ(0, uio_sysfs_read(path, buf, sizeof(buf)));
+	EXPECT_STREQ("port_none", buf);
+	uio_path(path, sizeof(path), self->noirq_minor,
+		 "portio/port1/porttype");
+	ASSERT_EQ(0, uio_sysfs_read(path, buf, sizeof(buf)));
+	EXPECT_STREQ("port_x86", buf);
+	uio_path(path, sizeof(path), self->noirq_minor, "portio/port1/start");
+	EXPECT_EQ(0x200, uio_sysfs_num(path));
+}
+
 TEST_F(uio, sysfs_kernel_addresses_root_only)
 {
 	char path[PATH_MAX], buf[64];

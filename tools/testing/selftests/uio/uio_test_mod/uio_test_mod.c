@@ -9,7 +9,9 @@
  *                   (vmalloc_user), map2 DMA_COHERENT (dma_alloc_coherent
  *                   for the platform device); open/release calls counted.
  * "uio_test_noirq"  UIO_IRQ_NONE, no irqcontrol, and its own mmap hook
- *                   mapping one page; mmap hook calls counted.
+ *                   mapping one page; mmap hook calls counted. Two port
+ *                   regions, of types UIO_PORT_NONE and UIO_PORT_X86, that
+ *                   nothing accesses: they exist for their sysfs entries.
  * "uio_test_nested" a nested-thread interrupt the module demultiplexes
  *                   itself, as an I2C GPIO expander's driver would: a
  *                   dummy-chip irq whose handlers run from whoever calls
@@ -166,6 +168,14 @@ static void uio_test_setup_info(struct uio_test *t)
 	info->mem[0].addr = (uintptr_t)t->hook_page;
 	info->mem[0].size = PAGE_SIZE;
 	info->mem[0].memtype = UIO_MEM_LOGICAL;
+	info->port[0].name = "port_none";
+	info->port[0].start = 0x100;
+	info->port[0].size = 8;
+	info->port[0].porttype = UIO_PORT_NONE;
+	info->port[1].name = "port_x86";
+	info->port[1].start = 0x200;
+	info->port[1].size = 8;
+	info->port[1].porttype = UIO_PORT_X86;
 
 	info = &t->nested;
 	info->name = "uio_test_nested";
