@@ -91,8 +91,8 @@ static void uio_put_info(struct uio_device *idev)
 }
 
 /*
- * Lockless peek for read() and poll(), which never call into the stub;
- * anything that does goes through uio_get_info().
+ * Lockless peek for read()'s wait loop, which must not sleep on the lock
+ * between setting its task state and schedule().
  */
 static bool uio_is_gone(struct uio_device *idev)
 {
@@ -529,10 +529,28 @@ static int uio_fasync(int fd, struct file *filep, int on)
 	return fasync_helper(fd, filep, on, &listener->idev->async_queue);
 }
 
+/*
+ * A stub may take its event source away at run time by setting irq to
+ * UIO_IRQ_NONE, as uio_hv_generic does for a rescinded channel; so irq is
+ * read anew for every operation.
+ */
+static bool uio_has_events(const struct uio_info *info)
+{
+	return READ_ONCE(info->irq) != UIO_IRQ_NONE;
+}
+
 /* Can read() ever return? -EIO if the device has no events or is gone. */
 static int uio_check_events(struct uio_device *idev)
 {
-	return idev->has_events && !uio_is_gone(idev) ? 0 : -EIO;
+	struct uio_info *info;
+	int ret;
+
+	info = uio_get_info(idev);
+	if (!info)
+		return -EIO;
+	ret = uio_has_events(info) ? 0 : -EIO;
+	uio_put_info(idev);
+	return ret;
 }
 
 static bool uio_event_pending(const struct uio_listener *listener)
@@ -572,12 +590,8 @@ static ssize_t uio_read(struct file *filep, char __user *buf, size_t count,
 	add_wait_queue(&idev->wait, &wait);
 	for (;;) {
 		set_current_state(TASK_INTERRUPTIBLE);
-		if (uio_is_gone(idev)) {
-			ret = -EIO;
-			break;
-		}
 		event = atomic_read(&idev->event);
-		if (event != listener->event_seen)
+		if (event != listener->event_seen || uio_is_gone(idev))
 			break;
 		if (filep->f_flags & O_NONBLOCK) {
 			ret = -EAGAIN;
@@ -591,6 +605,12 @@ static ssize_t uio_read(struct file *filep, char __user *buf, size_t count,
 	}
 	__set_current_state(TASK_RUNNING);
 	remove_wait_queue(&idev->wait, &wait);
+	/*
+	 * The wakeup may be the last one: a stub that loses its event source
+	 * clears irq and then notifies, and unregister wakes everybody.
+	 */
+	if (!ret)
+		ret = uio_check_events(idev);
 	if (ret)
 		return ret;
 
@@ -617,8 +637,16 @@ static ssize_t uio_write(struct file *filep, const char __user *buf,
 	info = uio_get_info(idev);
 	if (!info)
 		return -EIO;
-	/* ENOSYS for "no irqcontrol" is ABI since 2.6.23; user space tests it. */
-	ret = info->irqcontrol ? info->irqcontrol(info, irq_on) : -ENOSYS;
+	/*
+	 * ENOSYS for "no irqcontrol" is ABI since 2.6.23; user space tests it.
+	 * Without events there is nothing to control: EIO, as from read().
+	 */
+	if (!uio_has_events(info))
+		ret = -EIO;
+	else if (!info->irqcontrol)
+		ret = -ENOSYS;
+	else
+		ret = info->irqcontrol(info, irq_on);
 	uio_put_info(idev);
 	return ret ? ret : sizeof(s32);
 }
@@ -1186,8 +1214,6 @@ int __uio_register_device(struct module *owner, struct device *parent,
 
 	idev->owner = owner;
 	idev->info = info;
-	/* Fixed at registration: read() and poll() test it without a lock. */
-	idev->has_events = info->irq != UIO_IRQ_NONE;
 	atomic_set(&idev->event, 0);
 	init_waitqueue_head(&idev->wait);
 	init_rwsem(&idev->info_sem);

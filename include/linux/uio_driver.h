@@ -81,8 +81,6 @@ struct uio_port {
  * @cdev:	the character device behind /dev/uioN
  * @inode:	anonymous inode whose address space collects every mapping
  *		of the device, so unregister can zap them all
- * @has_events:	whether @info had an interrupt or event source when
- *		registered; read() and poll() fail with -EIO/EPOLLERR if not
  * @event:	interrupt/event counter; only ever grows
  * @wait:	readers and pollers waiting for @event to change
  * @async_queue: fasync listeners
@@ -102,7 +100,6 @@ struct uio_device {
 	struct device		dev;
 	struct cdev		cdev;
 	struct inode		*inode;
-	bool			has_events;
 	atomic_t		event;
 	wait_queue_head_t	wait;
 	struct fasync_struct	*async_queue;

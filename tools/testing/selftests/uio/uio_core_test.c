@@ -122,6 +122,7 @@ FIXTURE_TEARDOWN(uio)
 	if (self->fd >= 0)
 		close(self->fd);
 	uio_sysfs_write(STUB "open_error", "0");
+	uio_sysfs_write(STUB "irq_none", "0");
 	stub_register(true);
 }
 
@@ -518,13 +519,74 @@ TEST_F(uio, write_wrong_size_einval)
 TEST_F(uio, write_without_irqcontrol_enosys)
 {
 	int32_t val = 1;
+	int minor, fd;
+
+	minor = uio_find("uio_test_nested");
+	ASSERT_GE(minor, 0);
+	fd = uio_open_minor(minor, O_RDWR);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(-1, write(fd, &val, sizeof(val)));
+	EXPECT_EQ(ENOSYS, errno);
+	close(fd);
+}
+
+/* As in mainline, EIO comes before ENOSYS: no events, nothing to control. */
+TEST_F(uio, write_without_irq_eio)
+{
+	int32_t val = 1;
 	int fd;
 
 	fd = uio_open_minor(self->noirq_minor, O_RDWR);
 	ASSERT_GE(fd, 0);
 	EXPECT_EQ(-1, write(fd, &val, sizeof(val)));
-	EXPECT_EQ(ENOSYS, errno);
+	EXPECT_EQ(EIO, errno);
 	close(fd);
+}
+
+/* A stub may drop its event source at run time, as uio_hv_generic does. */
+TEST_F(uio, irq_none_at_run_time_fails_read_poll_write)
+{
+	long long calls = stub_counter("irqcontrol_calls");
+	struct pollfd pfd = { .fd = self->fd, .events = POLLIN };
+	int32_t val = 1;
+
+	ASSERT_EQ(0, stub_fire(1));	/* a pending event must not leak out */
+	ASSERT_EQ(0, uio_sysfs_write(STUB "irq_none", "1"));
+	EXPECT_EQ(-1, read(self->fd, &val, sizeof(val)));
+	EXPECT_EQ(EIO, errno);
+	EXPECT_EQ(1, poll(&pfd, 1, 0));
+	EXPECT_TRUE(pfd.revents & POLLERR);
+	EXPECT_FALSE(pfd.revents & POLLIN);
+	EXPECT_EQ(-1, write(self->fd, &val, sizeof(val)));
+	EXPECT_EQ(EIO, errno);
+	EXPECT_EQ(calls, stub_counter("irqcontrol_calls"));
+
+	/* Given back, the event is pending again. */
+	ASSERT_EQ(0, uio_sysfs_write(STUB "irq_none", "0"));
+	EXPECT_EQ(1, poll(&pfd, 1, 0));
+	EXPECT_EQ(POLLIN, pfd.revents);
+}
+
+/* uio_hv_generic's rescind: irq becomes UIO_IRQ_NONE, then one last event. */
+static void *rescind_fn(void *arg)
+{
+	usleep(300 * 1000);
+	*(int *)arg = uio_sysfs_write(STUB "irq_none", "1") ?:
+		      stub_fire(1);
+	return NULL;
+}
+
+TEST_F_TIMEOUT(uio, irq_none_at_run_time_wakes_reader_eio, 10)
+{
+	pthread_t thread;
+	int32_t count;
+	int result;
+
+	ASSERT_EQ(0, pthread_create(&thread, NULL, rescind_fn, &result));
+	EXPECT_EQ(-1, read(self->fd, &count, sizeof(count)));
+	EXPECT_EQ(EIO, errno);
+	pthread_join(thread, NULL);
+	EXPECT_EQ(0, result);
 }
 
 TEST_F(uio, write_bad_buffer_efault)

@@ -445,7 +445,7 @@ static void op_write(void)
 	else if (dev_gone(f->dev, f->gen))
 		want = EIO;
 	else if (devs[f->dev].kind == DEV_NOIRQ)
-		want = ENOSYS;	/* no irqcontrol: ABI since 2.6.23 */
+		want = EIO;	/* no interrupt: before ENOSYS, as in 6.1 */
 	else
 		want = 0;
 	expect("write", n, err, want, n == 4);

@@ -244,6 +244,26 @@ static ssize_t nested_irq_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(nested_irq);
 
+/*
+ * "1" takes the event source of "uio_test" away at run time, the way
+ * uio_hv_generic marks a rescinded channel: info->irq becomes
+ * UIO_IRQ_NONE. "0" gives it back.
+ */
+static ssize_t irq_none_store(struct device *dev,
+			      struct device_attribute *attr,
+			      const char *buf, size_t count)
+{
+	bool none;
+	int ret;
+
+	ret = kstrtobool(buf, &none);
+	if (ret)
+		return ret;
+	WRITE_ONCE(uio_test->info.irq, none ? UIO_IRQ_NONE : UIO_IRQ_CUSTOM);
+	return count;
+}
+static DEVICE_ATTR_WO(irq_none);
+
 static ssize_t registered_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)
 {
@@ -371,6 +391,7 @@ static struct attribute *uio_test_attrs[] = {
 	&dev_attr_open_error.attr,
 	&dev_attr_backing.attr,
 	&dev_attr_bad_register.attr,
+	&dev_attr_irq_none.attr,
 	NULL,
 };
 
