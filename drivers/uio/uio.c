@@ -1032,17 +1032,25 @@ static int uio_mmap_dma_coherent(struct uio_device *idev,
 	return ret;
 }
 
-static int uio_mmap_mem(struct uio_device *idev, const struct uio_info *info,
-			struct vm_area_struct *vma)
+/* The map vm_pgoff names, if it exists and the VMA fits in it. */
+static const struct uio_mem *uio_vma_mem(const struct uio_info *info,
+					 struct vm_area_struct *vma)
 {
 	const struct uio_mem *mem;
-	int ret;
 
 	if (vma->vm_pgoff >= MAX_UIO_MAPS)
-		return -EINVAL;
+		return NULL;
 	mem = &info->mem[vma->vm_pgoff];
 	if (!mem->size || vma_pages(vma) > uio_mem_pages(mem))
-		return -EINVAL;
+		return NULL;
+	return mem;
+}
+
+static int uio_mmap_mem(struct uio_device *idev, const struct uio_info *info,
+			const struct uio_mem *mem, struct vm_area_struct *vma)
+{
+	int ret;
+
 	/*
 	 * A private copy of device memory makes no sense; COW of PFNs is a BUG.
 	 * VM_MAYSHARE, not VM_SHARED: mmap() clears VM_SHARED for a MAP_SHARED
@@ -1081,16 +1089,23 @@ static int uio_mmap(struct file *filep, struct vm_area_struct *vma)
 {
 	struct uio_listener *listener = filep->private_data;
 	struct uio_device *idev = listener->idev;
+	const struct uio_mem *mem;
 	struct uio_info *info;
 	int ret;
 
 	info = uio_get_info(idev);
 	if (!info)
 		return -EIO;
-	if (info->mmap)
+	/* Stub hooks written for mainline rely on these checks being done. */
+	mem = uio_vma_mem(info, vma);
+	if (!mem) {
+		ret = -EINVAL;
+	} else if (info->mmap) {
+		vma->vm_private_data = idev;
 		ret = info->mmap(info, vma);
-	else
-		ret = uio_mmap_mem(idev, info, vma);
+	} else {
+		ret = uio_mmap_mem(idev, info, mem, vma);
+	}
 	uio_put_info(idev);
 	return ret;
 }

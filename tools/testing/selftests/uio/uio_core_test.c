@@ -775,10 +775,27 @@ TEST_F(uio, mmap_stub_hook_replaces_core)
 	EXPECT_EQ(HOOK_MAGIC, *p);
 	EXPECT_EQ(calls + 1, stub_counter("mmap_calls"));
 	munmap((void *)p, page_size());
-	/* The hook's own rules apply: it only takes one page. */
+	close(fd);
+}
+
+/* As in mainline, the core checks the map index and size before the hook. */
+TEST_F(uio, mmap_stub_hook_gets_checked_vma)
+{
+	long long calls = stub_counter("mmap_calls");
+	int fd;
+
+	fd = uio_open_minor(self->noirq_minor, O_RDWR);
+	ASSERT_GE(fd, 0);
 	EXPECT_EQ(MAP_FAILED, mmap(NULL, 2 * page_size(), PROT_READ,
 				   MAP_SHARED, fd, 0));
 	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, page_size(), PROT_READ, MAP_SHARED,
+				   fd, page_size()));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, page_size(), PROT_READ, MAP_SHARED,
+				   fd, 1000 * page_size()));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(calls, stub_counter("mmap_calls"));
 	close(fd);
 }
 
