@@ -49,6 +49,9 @@ static atomic_t uio_devices_alive = ATOMIC_INIT(0);
 /* Pseudo filesystem providing each device's anonymous inode. */
 static struct vfsmount *uio_mnt;
 
+/* Set once uio_init() has succeeded; registration defers until then. */
+static bool uio_core_ready;
+
 /**
  * struct uio_listener - the state of one open file
  * @idev:	the device; kept alive by the open cdev
@@ -1197,8 +1200,9 @@ static int uio_check_info(const struct uio_info *info)
  * interrupt line.
  *
  * Context: process context, may sleep.
- * Return: 0 on success; -EINVAL for an incomplete @info, -ENOSPC when all
- * minors are taken, or the error of the step that failed.
+ * Return: 0 on success; -EINVAL for an incomplete @info, -EPROBE_DEFER
+ * before the core is initialised, -ENOSPC when all minors are taken, or
+ * the error of the step that failed (-ENOTCONN for %IRQ_NOTCONNECTED).
  */
 int __uio_register_device(struct module *owner, struct device *parent,
 			  struct uio_info *info)
@@ -1206,11 +1210,17 @@ int __uio_register_device(struct module *owner, struct device *parent,
 	struct uio_device *idev;
 	int ret;
 
+	/* Unregister trusts uio_dev: a failed register must leave it NULL. */
+	if (info)
+		WRITE_ONCE(info->uio_dev, NULL);
 	if (!parent)
 		return -EINVAL;
 	ret = uio_check_info(info);
 	if (ret)
 		return ret;
+	/* Built in, a stub may probe before uio_init(), or after it failed. */
+	if (!READ_ONCE(uio_core_ready))
+		return -EPROBE_DEFER;
 
 	idev = kzalloc(sizeof(*idev), GFP_KERNEL);
 	if (!idev)
@@ -1388,6 +1398,7 @@ static int __init uio_init(void)
 	ret = class_register(&uio_class);
 	if (ret)
 		goto out_unregister_region;
+	WRITE_ONCE(uio_core_ready, true);
 	return 0;
 
 out_unregister_region:

@@ -113,13 +113,18 @@ struct uio_device {
 
 /**
  * struct uio_info - what a stub driver tells the UIO core about its device
- * @uio_dev:	set by the core while the device is registered
+ * @uio_dev:	set by the core while the device is registered; cleared
+ *		when registration starts, so unregistering after a failed
+ *		registration does nothing
  * @name:	device name, shown in sysfs; required
  * @version:	driver version, shown in sysfs; required
  * @mem:	memory regions user space may mmap()
  * @port:	I/O port regions listed in sysfs
  * @irq:	interrupt number, %UIO_IRQ_CUSTOM when the stub reports events
- *		itself with uio_event_notify(), or %UIO_IRQ_NONE
+ *		itself with uio_event_notify(), or %UIO_IRQ_NONE. A
+ *		%UIO_IRQ_CUSTOM stub whose event source goes away may set it
+ *		to %UIO_IRQ_NONE at run time: read() and write() then fail
+ *		with -EIO and poll() reports EPOLLERR
  * @irq_flags:	flags for requesting @irq, e.g. %IRQF_SHARED
  * @priv:	free for the stub driver
  * @handler:	interrupt handler: check the device really interrupted,

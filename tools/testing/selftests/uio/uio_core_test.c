@@ -885,9 +885,22 @@ TEST_F(uio, register_rejects_bad_info)
 	ASSERT_EQ(0, uio_sysfs_read(STUB "bad_register", buf, sizeof(buf)));
 	/*
 	 * NULL parent, no name, IRQ without handler, irq < UIO_IRQ_CUSTOM,
-	 * DMA_COHERENT map without dma_device
+	 * DMA_COHERENT map without dma_device, and IRQ_NOTCONNECTED: as in
+	 * mainline, -ENOTCONN, so uio_pci_generic must register such a
+	 * device without its irq.
 	 */
-	EXPECT_STREQ("-22 -22 -22 -22 -22", buf);
+	EXPECT_STREQ("-22 -22 -22 -22 -22 -107", buf);
+}
+
+/* The unregister in a stub's unwinding after a failed register is a no-op. */
+TEST_F(uio, unregister_after_failed_register_harmless)
+{
+	char buf[16];
+
+	ASSERT_EQ(0, uio_sysfs_read(STUB "stale_unregister", buf,
+				    sizeof(buf)));
+	EXPECT_STREQ("-22", buf);
+	EXPECT_EQ(self->minor, uio_find("uio_test"));
 }
 
 /* --- unregister while in use ---------------------------------------- */

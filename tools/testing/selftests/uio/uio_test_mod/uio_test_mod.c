@@ -27,6 +27,7 @@
 #include <linux/module.h>
 #include <linux/mm.h>
 #include <linux/platform_device.h>
+#include <linux/poison.h>
 #include <linux/slab.h>
 #include <linux/uio_driver.h>
 #include <linux/vmalloc.h>
@@ -364,6 +365,7 @@ static ssize_t bad_register_show(struct device *dev,
 {
 	struct uio_info bad = { .name = "bad", .version = "1" };
 	int no_parent, no_name, no_handler, bad_irq, no_dma_device;
+	int not_connected;
 
 	no_parent = uio_register_device(NULL, &bad);
 	bad.name = NULL;
@@ -377,10 +379,40 @@ static ssize_t bad_register_show(struct device *dev,
 	bad.mem[0].size = PAGE_SIZE;
 	bad.mem[0].memtype = UIO_MEM_DMA_COHERENT;
 	no_dma_device = uio_register_device(dev, &bad);
-	return sysfs_emit(buf, "%d %d %d %d %d\n", no_parent, no_name,
-			  no_handler, bad_irq, no_dma_device);
+	/* What uio_pci_generic must not pass on: the core does not bind it. */
+	bad.mem[0].size = 0;
+	bad.irq = IRQ_NOTCONNECTED;
+	bad.handler = uio_test_nested_handler;
+	not_connected = uio_register_device(dev, &bad);
+	return sysfs_emit(buf, "%d %d %d %d %d %d\n", no_parent, no_name,
+			  no_handler, bad_irq, no_dma_device, not_connected);
 }
 static DEVICE_ATTR_RO(bad_register);
+
+/*
+ * A failed registration of a description whose uio_dev holds garbage (as
+ * in memory the stub did not zero), then an unregister of it, as a stub's
+ * unwinding does: the unregister must do nothing. Shows the registration
+ * error.
+ */
+static ssize_t stale_unregister_show(struct device *dev,
+				     struct device_attribute *attr, char *buf)
+{
+	struct uio_info *bad;
+	int ret;
+
+	bad = kmalloc(sizeof(*bad), GFP_KERNEL);
+	if (!bad)
+		return -ENOMEM;
+	memset(bad, POISON_INUSE, sizeof(*bad));
+	bad->name = "stale";
+	bad->version = "1";
+	ret = uio_register_device(NULL, bad);
+	uio_unregister_device(bad);
+	kfree(bad);
+	return sysfs_emit(buf, "%d\n", ret);
+}
+static DEVICE_ATTR_RO(stale_unregister);
 
 static struct attribute *uio_test_attrs[] = {
 	&dev_attr_fire.attr,
@@ -396,6 +428,7 @@ static struct attribute *uio_test_attrs[] = {
 	&dev_attr_open_error.attr,
 	&dev_attr_backing.attr,
 	&dev_attr_bad_register.attr,
+	&dev_attr_stale_unregister.attr,
 	&dev_attr_irq_none.attr,
 	NULL,
 };
