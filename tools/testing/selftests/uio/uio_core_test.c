@@ -1056,6 +1056,7 @@ FIXTURE(nested) {
 FIXTURE_SETUP(nested)
 {
 	self->fd = -1;
+	ASSERT_EQ(0, uio_sysfs_write(STUB "nested_registered", "1"));
 	self->minor = uio_find("uio_test_nested");
 	ASSERT_GE(self->minor, 0);
 	self->irq = uio_sysfs_num(STUB "nested_irq");
@@ -1068,6 +1069,7 @@ FIXTURE_TEARDOWN(nested)
 {
 	if (self->fd >= 0)
 		close(self->fd);
+	uio_sysfs_write(STUB "nested_registered", "1");
 }
 
 /* Does /proc/interrupts list name as a handler of irq? */
@@ -1144,6 +1146,52 @@ TEST_F(nested, runs_in_caller_without_irq_thread)
 	/* ...and, nested, never threaded: not even PREEMPT_RT threads it. */
 	ASSERT_EQ(0, stub_raise("fire_nested", 10));
 	EXPECT_EQ(0, uio_irq_threads(self->irq, &switches));
+}
+
+/* write(1) in a loop until the device is gone. */
+static void *irq_enable_loop(void *arg)
+{
+	int fd = *(int *)arg;
+	int32_t on = 1;
+
+	while (write(fd, &on, sizeof(on)) == sizeof(on))
+		;
+	return (void *)(long)errno;
+}
+
+/*
+ * Bug: unregister freed the interrupt before it retired the description,
+ * so a write() in between re-enabled a line without handler (on a shared
+ * line: "nobody cared", the line disabled for all its devices). The stub
+ * counts irqcontrol() calls that find its interrupt without a handler.
+ */
+TEST_F_TIMEOUT(nested, unregister_frees_irq_after_last_irqcontrol, 120)
+{
+	long long calls = stub_counter("nested_irqcontrol_calls");
+	long long freed = stub_counter("nested_irqcontrol_freed");
+	pthread_t threads[3];
+	int cycle, i, fd;
+	void *err;
+
+	for (cycle = 0; cycle < 20; cycle++) {
+		fd = uio_open_minor(uio_find("uio_test_nested"), O_RDWR);
+		ASSERT_GE(fd, 0);
+		for (i = 0; i < 3; i++)
+			ASSERT_EQ(0, pthread_create(&threads[i], NULL,
+						    irq_enable_loop, &fd));
+		usleep(5000);
+		ASSERT_EQ(0, uio_sysfs_write(STUB "nested_registered", "0"));
+		for (i = 0; i < 3; i++) {
+			pthread_join(threads[i], &err);
+			EXPECT_EQ(EIO, (long)err);
+		}
+		close(fd);
+		ASSERT_EQ(0, uio_sysfs_write(STUB "nested_registered", "1"));
+	}
+	EXPECT_LT(calls + 20, stub_counter("nested_irqcontrol_calls"));
+	EXPECT_EQ(freed, stub_counter("nested_irqcontrol_freed"));
+	/* The line works again for the device registered last. */
+	EXPECT_TRUE(irq_listed(self->irq, "uio_test_nested"));
 }
 
 TEST_HARNESS_MAIN

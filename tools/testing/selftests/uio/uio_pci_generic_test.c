@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include <poll.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <sys/ptrace.h>
@@ -486,6 +487,138 @@ TEST_F_TIMEOUT(edu, irq_wakes_no_irq_thread, 30)
 	} else {
 		EXPECT_EQ(0, threads);
 	}
+}
+
+/* The "unhandled" count of /proc/irq/N/spurious, or -1. */
+static long long irq_unhandled(long long irq)
+{
+	char path[PATH_MAX], line[128];
+	long long n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/irq/%lld/spurious", irq);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "unhandled %lld", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
+/* Does a kernel log record written since kmsg was opened contain s? */
+static bool kmsg_has(int kmsg, const char *s)
+{
+	char rec[2048];
+	bool found = false;
+	ssize_t n;
+
+	for (;;) {
+		n = read(kmsg, rec, sizeof(rec) - 1);
+		if (n < 0 && errno == EPIPE)
+			continue;	/* overwritten records */
+		if (n <= 0)
+			break;
+		rec[n] = '\0';
+		found |= strstr(rec, s) != NULL;
+	}
+	return found;
+}
+
+/* write(1) in a loop until the device is gone; the errno that ended it. */
+static void *irq_enable_loop(void *arg)
+{
+	int fd = *(int *)arg;
+
+	while (!irq_enable(fd))
+		;
+	return (void *)(long)errno;
+}
+
+/*
+ * Bug: unregister freed the interrupt before it retired the description,
+ * so a write() in between unmasked INTx with no handler left. With the
+ * device asserting, the shared line then screams: "irq N: nobody cared",
+ * and the kernel disables the line for the other edu and the CIF card
+ * too. Unbind while three threads re-enable a pending interrupt; the
+ * device is unmasked only through write() (the Interrupt Disable bit set
+ * before bind comes back at unbind) and acked through sysfs between
+ * rounds.
+ */
+TEST_F_TIMEOUT(edu, unbind_while_enabling_irq_keeps_shared_line, 180)
+{
+	char other[NAME_MAX + 1], path[PATH_MAX];
+	long long irq, unhandled, other_before;
+	volatile uint32_t *res, *other_regs;
+	int i, t, round, fd, kmsg, other_fd;
+	pthread_t threads[3];
+	void *err;
+
+	if (edu_find_other(other, sizeof(other), self->addr))
+		SKIP(return, "needs a second edu device");
+	snprintf(path, sizeof(path), PCI_DEVICES "/%s/irq", self->addr);
+	irq = uio_sysfs_num(path);
+	snprintf(path, sizeof(path), PCI_DEVICES "/%s/irq", other);
+	if (irq != uio_sysfs_num(path))
+		SKIP(return, "the two edu devices do not share a line");
+	kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	ASSERT_GE(kmsg, 0);
+	lseek(kmsg, 0, SEEK_END);
+	snprintf(path, sizeof(path), PCI_DEVICES "/%s/resource0", self->addr);
+	fd = open(path, O_RDWR);
+	ASSERT_GE(fd, 0);
+	res = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, res);
+	close(fd);
+	unhandled = irq_unhandled(irq);
+	ASSERT_GE(unhandled, 0);
+
+	for (round = 0; round < 10; round++) {
+		ASSERT_EQ(0, uio_sysfs_write(UPG_DRIVER "/unbind", self->addr));
+		res[EDU_IRQ_ACK / 4] = 0xffffffff;
+		ASSERT_EQ(0, intx_disable_set(self->addr, true));
+		ASSERT_EQ(0, uio_sysfs_write(UPG_DRIVER "/bind", self->addr));
+		fd = uio_open_minor(wait_for_minor(self->addr), O_RDWR);
+		ASSERT_GE(fd, 0);
+		res[EDU_IRQ_RAISE / 4] = 0x1;	/* never acked while bound */
+		for (t = 0; t < 3; t++)
+			ASSERT_EQ(0, pthread_create(&threads[t], NULL,
+						    irq_enable_loop, &fd));
+		usleep(20 * 1000);
+		ASSERT_EQ(0, uio_sysfs_write(UPG_DRIVER "/unbind", self->addr));
+		for (t = 0; t < 3; t++) {
+			pthread_join(threads[t], &err);
+			EXPECT_EQ(EIO, (long)err);
+		}
+		close(fd);
+	}
+	res[EDU_IRQ_ACK / 4] = 0xffffffff;
+	ASSERT_EQ(0, intx_disable_set(self->addr, false));
+	ASSERT_EQ(0, uio_sysfs_write(UPG_DRIVER "/bind", self->addr));
+	ASSERT_GE(wait_for_minor(self->addr), 0);
+	munmap((void *)res, 4096);
+	ksft_print_msg("irq %lld: %lld unhandled during %d unbinds\n", irq,
+		       irq_unhandled(irq) - unhandled, round);
+
+	EXPECT_FALSE(kmsg_has(kmsg, "nobody cared"));
+	close(kmsg);
+	/* The neighbour on the line still gets its interrupts. */
+	other_fd = uio_open_minor(uio_pci_minor(other), O_RDWR);
+	ASSERT_GE(other_fd, 0);
+	other_regs = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
+			  other_fd, 0);
+	ASSERT_NE(MAP_FAILED, other_regs);
+	ASSERT_EQ(0, irq_enable(other_fd));
+	for (i = 0; i < 3; i++) {
+		other_before = uio_event_count(uio_pci_minor(other));
+		other_regs[EDU_IRQ_RAISE / 4] = 0x1;
+		EXPECT_EQ(other_before + 1, wait_event(other_fd, 2000));
+		other_regs[EDU_IRQ_ACK / 4] = 0x1;
+		ASSERT_EQ(0, irq_enable(other_fd));
+	}
+	munmap((void *)other_regs, 4096);
+	close(other_fd);
 }
 
 TEST_F_TIMEOUT(edu, remove_and_rescan_while_open, 30)

@@ -15,7 +15,10 @@
  * "uio_test_nested" a nested-thread interrupt the module demultiplexes
  *                   itself, as an I2C GPIO expander's driver would: a
  *                   dummy-chip irq whose handlers run from whoever calls
- *                   handle_nested_irq(), here a sysfs write.
+ *                   handle_nested_irq(), here a sysfs write. Its
+ *                   irqcontrol() counts the calls that find the
+ *                   interrupt without a handler (the core must free the
+ *                   line only once no irqcontrol() can run any more).
  *
  * The platform device's sysfs attributes drive it (see the attribute
  * list at the end): fire events, unregister and register "uio_test" again
@@ -44,7 +47,7 @@
 /**
  * struct uio_test - the module's state
  * @pdev:		parent of the UIO devices, and the device @dma is for
- * @lock:		serialises register/unregister of @info
+ * @lock:		serialises register/unregister of @info and @nested
  * @info:		the "uio_test" device
  * @noirq:		the "uio_test_noirq" device
  * @nested:		the "uio_test_nested" device
@@ -56,16 +59,19 @@
  * @nested_irq:		the nested-thread interrupt of @nested
  * @nested_pending:	interrupts raised on @nested_irq and not yet claimed
  * @registered:		whether @info is registered
+ * @nested_registered:	whether @nested is registered
  * @open_calls:		@info open() calls
  * @release_calls:	@info release() calls
  * @mmap_calls:		@noirq mmap() hook calls
  * @irqcontrol_calls:	@info irqcontrol() calls
  * @irqcontrol_last:	the last value given to irqcontrol()
+ * @nested_irqcontrol_calls:	@nested irqcontrol() calls
+ * @nested_irqcontrol_freed:	of those, calls after the core freed the irq
  * @open_error:		errno the open() hook returns, 0 to succeed
  */
 struct uio_test {
 	struct platform_device	*pdev;
-	struct mutex		lock;	/* serialises (un)registering @info */
+	struct mutex		lock;	/* serialises (un)registering */
 	struct uio_info		info;
 	struct uio_info		noirq;
 	struct uio_info		nested;
@@ -77,11 +83,14 @@ struct uio_test {
 	int			nested_irq;
 	atomic_t		nested_pending;
 	bool			registered;
+	bool			nested_registered;
 	atomic_t		open_calls;
 	atomic_t		release_calls;
 	atomic_t		mmap_calls;
 	atomic_t		irqcontrol_calls;
 	atomic_t		irqcontrol_last;
+	atomic_t		nested_irqcontrol_calls;
+	atomic_t		nested_irqcontrol_freed;
 	atomic_t		open_error;
 };
 
@@ -130,6 +139,18 @@ static irqreturn_t uio_test_nested_handler(int irq, struct uio_info *info)
 	if (!atomic_add_unless(&uio_test->nested_pending, -1, 0))
 		return IRQ_NONE;
 	return IRQ_HANDLED;
+}
+
+/*
+ * A real stub unmasks its line here: called after free_irq(), that would
+ * let a shared line scream with nobody to claim it.
+ */
+static int uio_test_nested_irqcontrol(struct uio_info *info, s32 irq_on)
+{
+	atomic_inc(&uio_test->nested_irqcontrol_calls);
+	if (!irq_has_action(info->irq))
+		atomic_inc(&uio_test->nested_irqcontrol_freed);
+	return 0;
 }
 
 static void uio_test_fill(u8 *buf, size_t size, u8 seed)
@@ -188,6 +209,7 @@ static void uio_test_setup_info(struct uio_test *t)
 	info->version = "1.0";
 	info->irq = t->nested_irq;
 	info->handler = uio_test_nested_handler;
+	info->irqcontrol = uio_test_nested_irqcontrol;
 }
 
 static ssize_t fire_store(struct device *dev, struct device_attribute *attr,
@@ -277,9 +299,8 @@ static ssize_t registered_show(struct device *dev,
 }
 
 /* "0" unregisters (repeatable: the core must cope), "1" registers again. */
-static ssize_t registered_store(struct device *dev,
-				struct device_attribute *attr,
-				const char *buf, size_t count)
+static ssize_t uio_test_set_registered(struct uio_info *info, bool *registered,
+				       const char *buf, size_t count)
 {
 	bool on;
 	int ret;
@@ -289,17 +310,40 @@ static ssize_t registered_store(struct device *dev,
 		return ret;
 
 	mutex_lock(&uio_test->lock);
-	if (on && !uio_test->registered) {
-		ret = uio_register_device(&uio_test->pdev->dev, &uio_test->info);
-		uio_test->registered = !ret;
+	if (on && !*registered) {
+		ret = uio_register_device(&uio_test->pdev->dev, info);
+		*registered = !ret;
 	} else if (!on) {
-		uio_unregister_device(&uio_test->info);
-		uio_test->registered = false;
+		uio_unregister_device(info);
+		*registered = false;
 	}
 	mutex_unlock(&uio_test->lock);
 	return ret ? ret : count;
 }
+
+static ssize_t registered_store(struct device *dev,
+				struct device_attribute *attr,
+				const char *buf, size_t count)
+{
+	return uio_test_set_registered(&uio_test->info, &uio_test->registered,
+				       buf, count);
+}
 static DEVICE_ATTR_RW(registered);
+
+static ssize_t nested_registered_show(struct device *dev,
+				      struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", uio_test->nested_registered);
+}
+
+static ssize_t nested_registered_store(struct device *dev,
+				       struct device_attribute *attr,
+				       const char *buf, size_t count)
+{
+	return uio_test_set_registered(&uio_test->nested,
+				       &uio_test->nested_registered, buf, count);
+}
+static DEVICE_ATTR_RW(nested_registered);
 
 /* A read-only attribute showing one of struct uio_test's atomic counters. */
 struct uio_test_counter_attribute {
@@ -331,6 +375,8 @@ UIO_TEST_COUNTER_ATTR(release_calls);
 UIO_TEST_COUNTER_ATTR(mmap_calls);
 UIO_TEST_COUNTER_ATTR(irqcontrol_calls);
 UIO_TEST_COUNTER_ATTR(irqcontrol_last);
+UIO_TEST_COUNTER_ATTR(nested_irqcontrol_calls);
+UIO_TEST_COUNTER_ATTR(nested_irqcontrol_freed);
 
 static ssize_t open_error_store(struct device *dev,
 				struct device_attribute *attr,
@@ -425,6 +471,9 @@ static struct attribute *uio_test_attrs[] = {
 	&dev_attr_mmap_calls.attr.attr,
 	&dev_attr_irqcontrol_calls.attr.attr,
 	&dev_attr_irqcontrol_last.attr.attr,
+	&dev_attr_nested_registered.attr,
+	&dev_attr_nested_irqcontrol_calls.attr.attr,
+	&dev_attr_nested_irqcontrol_freed.attr.attr,
 	&dev_attr_open_error.attr,
 	&dev_attr_backing.attr,
 	&dev_attr_bad_register.attr,
@@ -521,6 +570,7 @@ static int __init uio_test_init(void)
 	ret = uio_register_device(&t->pdev->dev, &t->nested);
 	if (ret)
 		goto out_unregister_noirq;
+	t->nested_registered = true;
 	return 0;
 
 out_unregister_noirq:
