@@ -1069,6 +1069,8 @@ FIXTURE_TEARDOWN(nested)
 {
 	if (self->fd >= 0)
 		close(self->fd);
+	uio_sysfs_write(STUB "nested_registered", "0");
+	uio_sysfs_write(STUB "nested_irqcontrol", "0");
 	uio_sysfs_write(STUB "nested_registered", "1");
 }
 
@@ -1173,6 +1175,9 @@ TEST_F_TIMEOUT(nested, unregister_frees_irq_after_last_irqcontrol, 120)
 	int cycle, i, fd;
 	void *err;
 
+	ASSERT_EQ(0, uio_sysfs_write(STUB "nested_registered", "0"));
+	ASSERT_EQ(0, uio_sysfs_write(STUB "nested_irqcontrol", "1"));
+	ASSERT_EQ(0, uio_sysfs_write(STUB "nested_registered", "1"));
 	for (cycle = 0; cycle < 20; cycle++) {
 		fd = uio_open_minor(uio_find("uio_test_nested"), O_RDWR);
 		ASSERT_GE(fd, 0);

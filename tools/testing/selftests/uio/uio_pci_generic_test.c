@@ -574,8 +574,8 @@ TEST_F_TIMEOUT(edu, unbind_while_enabling_irq_keeps_shared_line, 180)
 	unhandled = irq_unhandled(irq);
 	ASSERT_GE(unhandled, 0);
 
+	ASSERT_EQ(0, uio_sysfs_write(UPG_DRIVER "/unbind", self->addr));
 	for (round = 0; round < 10; round++) {
-		ASSERT_EQ(0, uio_sysfs_write(UPG_DRIVER "/unbind", self->addr));
 		res[EDU_IRQ_ACK / 4] = 0xffffffff;
 		ASSERT_EQ(0, intx_disable_set(self->addr, true));
 		ASSERT_EQ(0, uio_sysfs_write(UPG_DRIVER "/bind", self->addr));

@@ -15,10 +15,11 @@
  * "uio_test_nested" a nested-thread interrupt the module demultiplexes
  *                   itself, as an I2C GPIO expander's driver would: a
  *                   dummy-chip irq whose handlers run from whoever calls
- *                   handle_nested_irq(), here a sysfs write. Its
- *                   irqcontrol() counts the calls that find the
- *                   interrupt without a handler (the core must free the
- *                   line only once no irqcontrol() can run any more).
+ *                   handle_nested_irq(), here a sysfs write. No
+ *                   irqcontrol, unless nested_irqcontrol asks for one
+ *                   that counts the calls finding the interrupt without
+ *                   a handler (the core must free the line only once no
+ *                   irqcontrol() can run any more).
  *
  * The platform device's sysfs attributes drive it (see the attribute
  * list at the end): fire events, unregister and register "uio_test" again
@@ -209,7 +210,6 @@ static void uio_test_setup_info(struct uio_test *t)
 	info->version = "1.0";
 	info->irq = t->nested_irq;
 	info->handler = uio_test_nested_handler;
-	info->irqcontrol = uio_test_nested_irqcontrol;
 }
 
 static ssize_t fire_store(struct device *dev, struct device_attribute *attr,
@@ -345,6 +345,29 @@ static ssize_t nested_registered_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(nested_registered);
 
+/* "1" gives "uio_test_nested" an irqcontrol hook; only while unregistered. */
+static ssize_t nested_irqcontrol_store(struct device *dev,
+				       struct device_attribute *attr,
+				       const char *buf, size_t count)
+{
+	bool on;
+	int ret;
+
+	ret = kstrtobool(buf, &on);
+	if (ret)
+		return ret;
+
+	mutex_lock(&uio_test->lock);
+	if (uio_test->nested_registered)
+		ret = -EBUSY;
+	else
+		uio_test->nested.irqcontrol = on ? uio_test_nested_irqcontrol :
+						   NULL;
+	mutex_unlock(&uio_test->lock);
+	return ret ? ret : count;
+}
+static DEVICE_ATTR_WO(nested_irqcontrol);
+
 /* A read-only attribute showing one of struct uio_test's atomic counters. */
 struct uio_test_counter_attribute {
 	struct device_attribute	attr;
@@ -472,6 +495,7 @@ static struct attribute *uio_test_attrs[] = {
 	&dev_attr_irqcontrol_calls.attr.attr,
 	&dev_attr_irqcontrol_last.attr.attr,
 	&dev_attr_nested_registered.attr,
+	&dev_attr_nested_irqcontrol.attr,
 	&dev_attr_nested_irqcontrol_calls.attr.attr,
 	&dev_attr_nested_irqcontrol_freed.attr.attr,
 	&dev_attr_open_error.attr,
