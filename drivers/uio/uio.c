@@ -567,8 +567,12 @@ static __poll_t uio_poll(struct file *filep, poll_table *wait)
 	struct uio_device *idev = listener->idev;
 
 	poll_wait(filep, &idev->wait, wait);
+	/*
+	 * Readable too, as in mainline: a loop that waits for EPOLLIN alone
+	 * must wake and learn from read() that the device is gone.
+	 */
 	if (uio_check_events(idev))
-		return EPOLLERR | EPOLLHUP;
+		return EPOLLIN | EPOLLRDNORM | EPOLLERR | EPOLLHUP;
 	if (uio_event_pending(listener))
 		return EPOLLIN | EPOLLRDNORM;
 	return 0;

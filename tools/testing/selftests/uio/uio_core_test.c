@@ -477,16 +477,59 @@ TEST_F_TIMEOUT(uio, epoll_wakes_on_event, 10)
 	close(ep);
 }
 
+/*
+ * As in mainline, readable as well as in error, so that a loop waiting
+ * for POLLIN alone wakes too, and read() then tells it EIO.
+ */
 TEST_F(uio, poll_without_irq_reports_error)
 {
 	struct pollfd pfd = { .events = POLLIN };
+	int32_t count;
 
 	pfd.fd = uio_open_minor(self->noirq_minor, O_RDWR);
 	ASSERT_GE(pfd.fd, 0);
 	EXPECT_EQ(1, poll(&pfd, 1, 0));
 	EXPECT_TRUE(pfd.revents & POLLERR);
-	EXPECT_FALSE(pfd.revents & POLLIN);
+	EXPECT_TRUE(pfd.revents & POLLHUP);
+	EXPECT_TRUE(pfd.revents & POLLIN);
+	EXPECT_EQ(-1, read(pfd.fd, &count, sizeof(count)));
+	EXPECT_EQ(EIO, errno);
 	close(pfd.fd);
+}
+
+/*
+ * The two styles of event loop, on a device that goes away: one reads
+ * only when poll() says POLLIN, the other stops on POLLERR. Both must end
+ * with EIO at the first wakeup instead of spinning.
+ */
+TEST_F_TIMEOUT(uio, poll_loops_of_both_styles_end_on_unregister, 10)
+{
+	struct delayed_fire df = { .delay_ms = 200, .unregister = true };
+	struct pollfd pfd = { .fd = self->fd, .events = POLLIN };
+	int wakeups = 0, result = 0, fd2;
+	int32_t count;
+
+	fd2 = uio_open_minor(self->minor, O_RDWR);
+	ASSERT_GE(fd2, 0);
+	ASSERT_EQ(0, delayed_fire_start(&df));
+	while (wakeups < 100 && poll(&pfd, 1, 5000) == 1) {
+		wakeups++;
+		if (!(pfd.revents & POLLIN))
+			continue;
+		if (read(self->fd, &count, sizeof(count)) < 0) {
+			result = errno;
+			break;
+		}
+	}
+	EXPECT_EQ(EIO, result);
+	EXPECT_EQ(1, wakeups);
+
+	pfd.fd = fd2;
+	pfd.events = POLLIN;
+	EXPECT_EQ(1, poll(&pfd, 1, 0));
+	EXPECT_TRUE(pfd.revents & (POLLERR | POLLHUP));
+	pthread_join(df.thread, NULL);
+	close(fd2);
 }
 
 /* --- write ---------------------------------------------------------- */
@@ -556,7 +599,7 @@ TEST_F(uio, irq_none_at_run_time_fails_read_poll_write)
 	EXPECT_EQ(EIO, errno);
 	EXPECT_EQ(1, poll(&pfd, 1, 0));
 	EXPECT_TRUE(pfd.revents & POLLERR);
-	EXPECT_FALSE(pfd.revents & POLLIN);
+	EXPECT_TRUE(pfd.revents & POLLIN);	/* read() then fails */
 	EXPECT_EQ(-1, write(self->fd, &val, sizeof(val)));
 	EXPECT_EQ(EIO, errno);
 	EXPECT_EQ(calls, stub_counter("irqcontrol_calls"));
@@ -925,6 +968,7 @@ TEST_F_TIMEOUT(uio, unregister_wakes_poller, 10)
 	ASSERT_EQ(0, delayed_fire_start(&df));
 	EXPECT_EQ(1, poll(&pfd, 1, 5000));
 	EXPECT_TRUE(pfd.revents & POLLERR);
+	EXPECT_TRUE(pfd.revents & POLLIN);
 	pthread_join(df.thread, NULL);
 }
 
