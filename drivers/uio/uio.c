@@ -496,7 +496,7 @@ static int uio_open(struct inode *inode, struct file *filep)
 	filep->private_data = listener;
 	/* Every mapping lands in one address space, which unregister zaps. */
 	filep->f_mapping = idev->inode->i_mapping;
-	return nonseekable_open(inode, filep);
+	return 0;
 
 out_module_put:
 	module_put(idev->owner);
@@ -1129,6 +1129,12 @@ static const struct file_operations uio_fops = {
 #endif
 	.poll		= uio_poll,
 	.fasync		= uio_fasync,
+	/*
+	 * As in mainline: seeking succeeds and changes nothing, and pread()
+	 * is read(). Buffered I/O libraries insist on a seekable file to
+	 * open it for reading and writing (Python's open("r+b")).
+	 */
+	.llseek		= noop_llseek,
 };
 
 /* --- registration ----------------------------------------------------- */
@@ -1387,6 +1393,24 @@ static struct file_system_type uio_fs_type = {
 	.kill_sb		= kill_anon_super,
 };
 
+/*
+ * Opening a minor no device holds (a node in a static /dev, or one kept
+ * across unregister) fails with ENODEV, as in mainline, where one cdev
+ * spans all minors. This cdev spans them all too; the devices' own, of
+ * one minor each, take precedence over it.
+ */
+static int uio_open_unused(struct inode *inode, struct file *filep)
+{
+	return -ENODEV;
+}
+
+static const struct file_operations uio_unused_fops = {
+	.owner		= THIS_MODULE,
+	.open		= uio_open_unused,
+};
+
+static struct cdev uio_unused_cdev;
+
 static int __init uio_init(void)
 {
 	int ret;
@@ -1399,12 +1423,19 @@ static int __init uio_init(void)
 	if (ret)
 		goto out_unmount;
 
-	ret = class_register(&uio_class);
+	cdev_init(&uio_unused_cdev, &uio_unused_fops);
+	ret = cdev_add(&uio_unused_cdev, uio_devt, UIO_MAX_DEVICES);
 	if (ret)
 		goto out_unregister_region;
+
+	ret = class_register(&uio_class);
+	if (ret)
+		goto out_del_cdev;
 	WRITE_ONCE(uio_core_ready, true);
 	return 0;
 
+out_del_cdev:
+	cdev_del(&uio_unused_cdev);
 out_unregister_region:
 	unregister_chrdev_region(uio_devt, UIO_MAX_DEVICES);
 out_unmount:
@@ -1417,6 +1448,7 @@ static void __exit uio_exit(void)
 	/* A release may still be pending, e.g. with DEBUG_KOBJECT_RELEASE. */
 	wait_var_event(&uio_devices_alive, !atomic_read(&uio_devices_alive));
 	class_unregister(&uio_class);
+	cdev_del(&uio_unused_cdev);
 	unregister_chrdev_region(uio_devt, UIO_MAX_DEVICES);
 	kern_unmount(uio_mnt);
 	ida_destroy(&uio_ida);

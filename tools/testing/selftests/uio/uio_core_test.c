@@ -844,15 +844,53 @@ TEST_F(uio, mmap_stub_hook_gets_checked_vma)
 
 /* --- other file operations ------------------------------------------ */
 
-TEST_F(uio, seek_and_pread_espipe)
+/*
+ * As in mainline, opening the node of a minor without device fails with
+ * ENODEV: a node kept across unregister (a static /dev), or never used.
+ */
+TEST_F(uio, open_unused_minor_enodev)
 {
-	int32_t count;
+	const char *node = "/tmp/uio_test_node";
+	char path[PATH_MAX], dev[32];
+	unsigned int major, minor;
+	int fd;
 
-	EXPECT_EQ(-1, lseek(self->fd, 0, SEEK_SET));
-	EXPECT_EQ(ESPIPE, errno);
+	uio_path(path, sizeof(path), self->minor, "dev");
+	ASSERT_EQ(0, uio_sysfs_read(path, dev, sizeof(dev)));
+	ASSERT_EQ(2, sscanf(dev, "%u:%u", &major, &minor));
+	unlink(node);
+	ASSERT_EQ(0, mknod(node, S_IFCHR | 0600, makedev(major, minor)));
+	fd = open(node, O_RDWR);
+	EXPECT_GE(fd, 0);
+	close(fd);
+	ASSERT_EQ(0, stub_register(false));
+	EXPECT_EQ(-1, open(node, O_RDWR));
+	EXPECT_EQ(ENODEV, errno);
+	unlink(node);
+	ASSERT_EQ(0, mknod(node, S_IFCHR | 0600, makedev(major, 1000)));
+	EXPECT_EQ(-1, open(node, O_RDWR));
+	EXPECT_EQ(ENODEV, errno);
+	unlink(node);
+}
+
+/* As in mainline: lseek() succeeds without effect, pread() is read(). */
+TEST_F(uio, seek_and_pread_as_mainline)
+{
+	int32_t count, val = 1, two[2];
+
+	EXPECT_EQ(0, lseek(self->fd, 0, SEEK_SET));
+	EXPECT_EQ(0, lseek(self->fd, 4096, SEEK_SET));
+	EXPECT_EQ(0, lseek(self->fd, 0, SEEK_END));
 	ASSERT_EQ(0, stub_fire(1));
+	EXPECT_EQ(sizeof(count), pread(self->fd, &count, sizeof(count), 12));
+	EXPECT_EQ(uio_event_count(self->minor), count);
+	EXPECT_EQ(-1, pread(self->fd, two, sizeof(two), 0));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(sizeof(val), pwrite(self->fd, &val, sizeof(val), 100));
+	ASSERT_EQ(0, stub_register(false));
+	EXPECT_EQ(0, lseek(self->fd, 0, SEEK_CUR));
 	EXPECT_EQ(-1, pread(self->fd, &count, sizeof(count), 0));
-	EXPECT_EQ(ESPIPE, errno);
+	EXPECT_EQ(EIO, errno);
 }
 
 TEST_F(uio, ioctl_enotty)
