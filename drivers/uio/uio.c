@@ -12,13 +12,16 @@
 #include <linux/cdev.h>
 #include <linux/dma-mapping.h>
 #include <linux/fs.h>
+#include <linux/highmem.h>
 #include <linux/idr.h>
+#include <linux/io.h>
 #include <linux/kobject.h>
 #include <linux/mm.h>
 #include <linux/mmap_lock.h>
 #include <linux/mman.h>
 #include <linux/module.h>
 #include <linux/mount.h>
+#include <linux/pagemap.h>
 #include <linux/pfn_t.h>
 #include <linux/poll.h>
 #include <linux/pseudo_fs.h>
@@ -667,6 +670,17 @@ static unsigned long uio_mem_pages(const struct uio_mem *mem)
 }
 
 /*
+ * The page of its map that file page @pgoff of a mapping is. The mapping
+ * started at page 0 of the map, with vm_pgoff the map index; splitting and
+ * moving keep every part's vm_pgoff consistent with its start.
+ */
+static unsigned long uio_vma_map_page(const struct uio_vma_map *vm,
+				      pgoff_t pgoff)
+{
+	return pgoff - vm->index;
+}
+
+/*
  * Nothing is mapped at mmap() time: every page comes from this handler,
  * under the description, so a mapping that races with unregister is either
  * zapped by it or never populated.
@@ -674,8 +688,9 @@ static unsigned long uio_mem_pages(const struct uio_mem *mem)
 static vm_fault_t uio_vma_fault(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
-	struct uio_device *idev = vma->vm_private_data;
-	unsigned long index = vmf->pgoff - vma->vm_pgoff;
+	const struct uio_vma_map *vm = vma->vm_private_data;
+	struct uio_device *idev = vm->idev;
+	unsigned long index = uio_vma_map_page(vm, vmf->pgoff);
 	const struct uio_mem *mem;
 	struct uio_info *info;
 	struct page *page;
@@ -685,7 +700,7 @@ static vm_fault_t uio_vma_fault(struct vm_fault *vmf)
 	info = uio_get_info(idev);
 	if (!info)
 		return VM_FAULT_SIGBUS;
-	mem = &info->mem[vma->vm_pgoff];
+	mem = &info->mem[vm->index];
 	addr = (void *)(uintptr_t)mem->addr + (index << PAGE_SHIFT);
 
 	switch (mem->memtype) {
@@ -712,15 +727,116 @@ static vm_fault_t uio_vma_fault(struct vm_fault *vmf)
 	return ret;
 }
 
-/* vm_pgoff names the map; the second half of a split would name another. */
-static int uio_vma_may_split(struct vm_area_struct *vma, unsigned long addr)
+/*
+ * Device memory without a PTE yet, or a PFN map at all, is out of reach of
+ * get_user_pages(); generic_access_phys() needs a present PTE. So access
+ * the map the way the kernel reaches it, one page at a time: RAM through
+ * its kernel mapping, other physical memory through a temporary mapping
+ * with the mapping's own caching.
+ */
+#ifdef CONFIG_HAVE_IOREMAP_PROT
+static int uio_vma_access_io(struct vm_area_struct *vma, phys_addr_t phys,
+			     void *buf, int len, int write)
+{
+	void __iomem *io;
+
+	io = ioremap_prot(phys & PAGE_MASK, PAGE_SIZE,
+			  pgprot_val(vma->vm_page_prot));
+	if (!io)
+		return -ENOMEM;
+	if (write)
+		memcpy_toio(io + offset_in_page(phys), buf, len);
+	else
+		memcpy_fromio(buf, io + offset_in_page(phys), len);
+	iounmap(io);
+	return len;
+}
+#else
+static int uio_vma_access_io(struct vm_area_struct *vma, phys_addr_t phys,
+			     void *buf, int len, int write)
 {
 	return -EINVAL;
+}
+#endif
+
+static int uio_vma_access_phys(struct vm_area_struct *vma, phys_addr_t phys,
+			       void *buf, int len, int write)
+{
+	unsigned long pfn = PHYS_PFN(phys);
+	void *kaddr;
+
+	if (!pfn_valid(pfn) || !page_is_ram(pfn))
+		return uio_vma_access_io(vma, phys, buf, len, write);
+	kaddr = kmap_local_pfn(pfn) + offset_in_page(phys);
+	if (write)
+		memcpy(kaddr, buf, len);
+	else
+		memcpy(buf, kaddr, len);
+	kunmap_local(kaddr);
+	return len;
+}
+
+/**
+ * uio_vma_access() - ptrace() and /proc/PID/mem access to a mapping
+ * @vma:	the mapping
+ * @addr:	user address in @vma
+ * @buf:	kernel buffer to read into or write from
+ * @len:	bytes wanted
+ * @write:	write instead of read
+ *
+ * Works whether or not the page has been touched, for every kind of map,
+ * and without a PTE; writing needs a writable mapping, as for a PTE.
+ *
+ * Context: process context, the mm's mmap_lock held.
+ * Return: the bytes copied, at most up to the end of @addr's page, or a
+ * negative errno; -EIO once the device is gone.
+ */
+static int uio_vma_access(struct vm_area_struct *vma, unsigned long addr,
+			  void *buf, int len, int write)
+{
+	const struct uio_vma_map *vm = vma->vm_private_data;
+	struct uio_device *idev = vm->idev;
+	unsigned long offset;
+	const struct uio_mem *mem;
+	struct uio_info *info;
+	int ret = -EINVAL;
+
+	if (write && !(vma->vm_flags & VM_WRITE))
+		return -EACCES;
+	len = min_t(unsigned long, len, PAGE_SIZE - offset_in_page(addr));
+	offset = (uio_vma_map_page(vm, linear_page_index(vma, addr)) <<
+		  PAGE_SHIFT) + offset_in_page(addr);
+
+	info = uio_get_info(idev);
+	if (!info)
+		return -EIO;
+	mem = &info->mem[vm->index];
+	switch (mem->memtype) {
+	case UIO_MEM_PHYS:
+	case UIO_MEM_IOVA:
+		ret = uio_vma_access_phys(vma, (mem->addr & PAGE_MASK) + offset,
+					  buf, len, write);
+		break;
+	case UIO_MEM_LOGICAL:
+	case UIO_MEM_VIRTUAL:
+	case UIO_MEM_DMA_COHERENT:
+		/* The kernel addresses of the same memory. */
+		if (write)
+			memcpy((void *)(uintptr_t)(mem->addr & PAGE_MASK) +
+			       offset, buf, len);
+		else
+			memcpy(buf, (void *)(uintptr_t)(mem->addr & PAGE_MASK) +
+			       offset, len);
+		ret = len;
+		break;
+	}
+	uio_put_info(idev);
+	return ret;
 }
 
 static const struct vm_operations_struct uio_page_vm_ops = {
 	.fault		= uio_vma_fault,
-	.may_split	= uio_vma_may_split,
+	.access		= uio_vma_access,
 };
 
 /*
@@ -730,15 +846,15 @@ static const struct vm_operations_struct uio_page_vm_ops = {
  * takes 32 faults rather than 16384. uio_get_unmapped_area() picks a user
  * address with the region's alignment; uio_vma_huge_fault() inserts the
  * entries and leaves every block it cannot cover whole to the 4 KiB path.
- * The zap in uio_kill(), fork, and generic_access_phys() all handle leaf
- * PMDs and PUDs.
+ * The zap in uio_kill() and fork handle leaf PMDs and PUDs;
+ * uio_vma_access() needs no entry at all.
  *
  * This is gated on CONFIG_ARCH_SUPPORTS_HUGE_PFNMAP and its PMD/PUD
  * variants, not on a kernel version (which drivers/ never tests): they
  * appeared in 6.12 together with what makes such entries safe in a
  * VM_PFNMAP mapping: a special bit at PMD/PUD level that keeps GUP-fast
  * from taking struct page references on device memory, fork copying the
- * entries, follow_pfnmap_start() (thus generic_access_phys()) walking
+ * entries, follow_pfnmap_start() walking
  * them. Older kernels such as 6.1 have vmf_insert_pfn_pmd() but none of
  * that, and lack the symbols, so they keep the 4 KiB path; nothing from
  * backport/ is needed. The symbols also depend on
@@ -791,7 +907,8 @@ static bool uio_huge_order_ok(unsigned int order)
 static vm_fault_t uio_vma_huge_fault(struct vm_fault *vmf, unsigned int order)
 {
 	struct vm_area_struct *vma = vmf->vma;
-	struct uio_device *idev = vma->vm_private_data;
+	const struct uio_vma_map *vm = vma->vm_private_data;
+	struct uio_device *idev = vm->idev;
 	unsigned long size = PAGE_SIZE << order;
 	unsigned long start = ALIGN_DOWN(vmf->address, size);
 	bool write = vmf->flags & FAULT_FLAG_WRITE;
@@ -809,8 +926,8 @@ static vm_fault_t uio_vma_huge_fault(struct vm_fault *vmf, unsigned int order)
 	info = uio_get_info(idev);
 	if (!info)
 		return VM_FAULT_SIGBUS;
-	pfn = PHYS_PFN(info->mem[vma->vm_pgoff].addr) +
-	      ((start - vma->vm_start) >> PAGE_SHIFT);
+	pfn = PHYS_PFN(info->mem[vm->index].addr) +
+	      uio_vma_map_page(vm, linear_page_index(vma, start));
 	entry = __pfn_to_pfn_t(pfn, PFN_DEV);
 
 	ret = VM_FAULT_FALLBACK;
@@ -910,10 +1027,7 @@ static const struct vm_operations_struct uio_pfn_vm_ops = {
 #ifdef CONFIG_ARCH_SUPPORTS_HUGE_PFNMAP
 	.huge_fault	= uio_vma_huge_fault,
 #endif
-	.may_split	= uio_vma_may_split,
-#ifdef CONFIG_HAVE_IOREMAP_PROT
-	.access		= generic_access_phys,
-#endif
+	.access		= uio_vma_access,
 };
 
 /*
@@ -979,7 +1093,8 @@ static int uio_dma_mm_add(struct uio_device *idev, struct mm_struct *mm)
 
 static void uio_dma_vma_close(struct vm_area_struct *vma)
 {
-	struct uio_device *idev = vma->vm_private_data;
+	const struct uio_vma_map *vm = vma->vm_private_data;
+	struct uio_device *idev = vm->idev;
 	struct uio_dma_mm *dm;
 
 	spin_lock(&idev->dma_mm_lock);
@@ -1013,7 +1128,7 @@ static void uio_dma_mm_sync(struct uio_device *idev)
 
 static const struct vm_operations_struct uio_dma_vm_ops = {
 	.fault		= uio_vma_fault,
-	.may_split	= uio_vma_may_split,
+	.access		= uio_vma_access,
 	.close		= uio_dma_vma_close,
 };
 
@@ -1088,7 +1203,7 @@ static int uio_mmap_mem(struct uio_device *idev, const struct uio_info *info,
 		return -EINVAL;
 	}
 	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
-	vma->vm_private_data = idev;
+	vma->vm_private_data = &idev->vma_maps[vma->vm_pgoff];
 	return 0;
 }
 
@@ -1218,6 +1333,7 @@ int __uio_register_device(struct module *owner, struct device *parent,
 			  struct uio_info *info)
 {
 	struct uio_device *idev;
+	unsigned int i;
 	int ret;
 
 	/* Unregister trusts uio_dev: a failed register must leave it NULL. */
@@ -1254,6 +1370,10 @@ int __uio_register_device(struct module *owner, struct device *parent,
 	init_rwsem(&idev->info_sem);
 	spin_lock_init(&idev->dma_mm_lock);
 	INIT_LIST_HEAD(&idev->dma_mms);
+	for (i = 0; i < MAX_UIO_MAPS; i++) {
+		idev->vma_maps[i].idev = idev;
+		idev->vma_maps[i].index = i;
+	}
 
 	/* From here on uio_device_release() frees everything. */
 	atomic_inc(&uio_devices_alive);

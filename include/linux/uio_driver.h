@@ -73,6 +73,20 @@ struct uio_port {
 #define MAX_UIO_PORT_REGIONS	5
 
 /**
+ * struct uio_vma_map - what a mapping the core manages points to
+ * @idev:	the device
+ * @index:	the map the mapping was made of
+ *
+ * The map index is the mmap() offset, so a VMA's vm_pgoff starts out as
+ * @index; but a VMA split or moved keeps a vm_pgoff consistent with its
+ * new start, so only this tells which map a part of it belongs to.
+ */
+struct uio_vma_map {
+	struct uio_device	*idev;
+	unsigned int		index;
+};
+
+/**
  * struct uio_device - a registered UIO device, owned by the UIO core
  * @minor:	minor number of /dev/uioN; drivers may read it while the
  *		device is registered, every other member is core-private
@@ -93,6 +107,8 @@ struct uio_port {
  * @dma_mms:	address spaces in which a %UIO_MEM_DMA_COHERENT mapping may
  *		be in the making, so unregister can wait for it to become
  *		visible to the zap
+ * @vma_maps:	vm_private_data of the mappings of each map, unless the
+ *		stub maps them itself
  */
 struct uio_device {
 	int			minor;
@@ -109,6 +125,7 @@ struct uio_device {
 	struct uio_region_dir	*ports_dir;
 	spinlock_t		dma_mm_lock;	/* protects dma_mms */
 	struct list_head	dma_mms;
+	struct uio_vma_map	vma_maps[MAX_UIO_MAPS];
 };
 
 /**

@@ -792,17 +792,178 @@ TEST_F(uio, mmap_shared_of_readonly_file)
 	close(fd);
 }
 
-TEST_F(uio, mmap_partial_unmap_einval)
+/* Do the pages [first, first + n) of p show map bytes from page first? */
+static bool pages_show(const uint8_t *p, long first, long n, uint8_t seed)
 {
+	size_t i, start = first * page_size(), end = (first + n) * page_size();
+
+	for (i = start; i < end; i += 61)
+		if (p[i] != pattern(i, seed))
+			return false;
+	return true;
+}
+
+/*
+ * As in mainline, a mapping may be cut up: partial munmap(), mprotect(),
+ * mlock() and a shrinking mremap(). Each part must go on showing its own
+ * pages of its own map, also pages first touched after the cut (the parts
+ * after the first have a vm_pgoff beyond the map index).
+ */
+TEST_F(uio, mmap_split_parts_keep_their_pages)
+{
+	static const struct { long off, pages; uint8_t seed; } maps[] = {
+		{ 0, LOGICAL_SIZE / 4096, LOGICAL_SEED },
+		{ 1, VIRTUAL_SIZE / 4096, VIRTUAL_SEED },
+		{ 2, DMA_SIZE / 4096, DMA_SEED },
+	};
+	long ps = page_size();
+	uint8_t *p, *q, *dst;
+	unsigned int m;
+
+	for (m = 0; m < ARRAY_SIZE(maps); m++) {
+		long n = maps[m].pages;
+		uint8_t seed = maps[m].seed;
+
+		/* munmap() of the first page; the rest starts at page 1. */
+		p = mmap(NULL, n * ps, PROT_READ | PROT_WRITE, MAP_SHARED,
+			 self->fd, maps[m].off * ps);
+		ASSERT_NE(MAP_FAILED, p);
+		EXPECT_EQ(0, munmap(p, ps));
+		EXPECT_TRUE(pages_show(p, 1, n - 1, seed)) TH_LOG("map %u", m);
+		EXPECT_EQ(0, munmap(p + ps, (n - 1) * ps));
+
+		/* mprotect() and mlock() of the last page, then untouched. */
+		p = mmap(NULL, n * ps, PROT_READ | PROT_WRITE, MAP_SHARED,
+			 self->fd, maps[m].off * ps);
+		ASSERT_NE(MAP_FAILED, p);
+		EXPECT_EQ(0, mprotect(p + (n - 1) * ps, ps, PROT_READ));
+		EXPECT_EQ(0, mlock(p + (n - 1) * ps, ps));
+		EXPECT_TRUE(pages_show(p, 0, n, seed)) TH_LOG("map %u", m);
+		p[0] = p[0];	/* the first part is still writable */
+		EXPECT_EQ(0, munlock(p + (n - 1) * ps, ps));
+
+		/* Shrink to one page, move the rest of it elsewhere. */
+		q = mremap(p, n * ps, ps, 0);
+		EXPECT_EQ(p, q);
+		EXPECT_TRUE(pages_show(p, 0, 1, seed)) TH_LOG("map %u", m);
+		EXPECT_EQ(0, munmap(p, ps));
+
+		p = mmap(NULL, n * ps, PROT_READ, MAP_SHARED, self->fd,
+			 maps[m].off * ps);
+		ASSERT_NE(MAP_FAILED, p);
+		EXPECT_EQ(0, munmap(p, ps));
+		dst = mmap(NULL, (n - 1) * ps, PROT_NONE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		ASSERT_NE(MAP_FAILED, dst);
+		q = mremap(p + ps, (n - 1) * ps, (n - 1) * ps, MREMAP_MAYMOVE |
+			   MREMAP_FIXED, dst);
+		ASSERT_EQ(dst, q);
+		EXPECT_TRUE(pages_show(q - ps, 1, n - 1, seed))
+			TH_LOG("map %u", m);
+		EXPECT_EQ(0, munmap(q, (n - 1) * ps));
+	}
+}
+
+TEST_F(uio, unregister_zaps_split_parts)
+{
+	long ps = page_size();
 	uint8_t *p;
 
-	p = mmap(NULL, 2 * page_size(), PROT_READ, MAP_SHARED, self->fd, 0);
+	p = mmap(NULL, 3 * ps, PROT_READ, MAP_SHARED, self->fd, ps);
 	ASSERT_NE(MAP_FAILED, p);
-	/* Splitting would shift the map index held in the page offset. */
-	EXPECT_EQ(-1, munmap(p + page_size(), page_size()));
-	EXPECT_EQ(EINVAL, errno);
-	EXPECT_EQ(pattern(page_size(), LOGICAL_SEED), p[page_size()]);
-	EXPECT_EQ(0, munmap(p, 2 * page_size()));
+	EXPECT_EQ(pattern(0, VIRTUAL_SEED), p[0]);
+	EXPECT_EQ(pattern(2 * ps, VIRTUAL_SEED), p[2 * ps]);
+	EXPECT_EQ(0, munmap(p + ps, ps));
+	ASSERT_EQ(0, stub_register(false));
+	EXPECT_TRUE(uio_touch_sigbus((void *)p, false));
+	EXPECT_TRUE(uio_touch_sigbus((void *)(p + 2 * ps), false));
+	munmap(p, ps);
+	munmap(p + 2 * ps, ps);
+}
+
+/*
+ * Real-time programs lock all their memory, including the mappings they
+ * make later; the device's mappings must go on working, and be mapped.
+ */
+TEST_F(uio, mlockall_and_mlock_with_every_map)
+{
+	uint8_t *logical, *virtual, *dma;
+
+	ASSERT_EQ(0, mlockall(MCL_CURRENT | MCL_FUTURE));
+	logical = mmap(NULL, LOGICAL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
+		       self->fd, 0);
+	virtual = mmap(NULL, VIRTUAL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
+		       self->fd, page_size());
+	dma = mmap(NULL, DMA_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
+		   self->fd, 2 * page_size());
+	EXPECT_EQ(0, munlockall());
+	ASSERT_NE(MAP_FAILED, logical);
+	ASSERT_NE(MAP_FAILED, virtual);
+	ASSERT_NE(MAP_FAILED, dma);
+	EXPECT_TRUE(pages_show(logical, 0, LOGICAL_SIZE / 4096, LOGICAL_SEED));
+	EXPECT_TRUE(pages_show(virtual, 0, VIRTUAL_SIZE / 4096, VIRTUAL_SEED));
+	EXPECT_TRUE(pages_show(dma, 0, DMA_SIZE / 4096, DMA_SEED));
+
+	/* Locking what is mapped already, whole maps at a time. */
+	EXPECT_EQ(0, mlock(logical, LOGICAL_SIZE));
+	EXPECT_EQ(0, mlock(virtual, VIRTUAL_SIZE));
+	EXPECT_EQ(0, mlock(dma, DMA_SIZE));
+	EXPECT_EQ(0, mlockall(MCL_CURRENT));
+	EXPECT_TRUE(pages_show(logical, 0, LOGICAL_SIZE / 4096, LOGICAL_SEED));
+	EXPECT_EQ(0, munlockall());
+	munmap(logical, LOGICAL_SIZE);
+	munmap(virtual, VIRTUAL_SIZE);
+	munmap(dma, DMA_SIZE);
+}
+
+/* ptrace() and /proc/PID/mem reach a mapping never touched, of any map. */
+TEST_F(uio, proc_mem_reaches_untouched_maps)
+{
+	static const struct { long off; uint8_t seed; } maps[] = {
+		{ 0, LOGICAL_SEED }, { 1, VIRTUAL_SEED }, { 2, DMA_SEED },
+	};
+	uint32_t word, saved[ARRAY_SIZE(maps)];
+	uint8_t *p[ARRAY_SIZE(maps)], val;
+	char buf[64], want[64];
+	unsigned int m;
+	int memfd;
+
+	memfd = open("/proc/self/mem", O_RDWR);
+	ASSERT_GE(memfd, 0);
+	for (m = 0; m < ARRAY_SIZE(maps); m++) {
+		p[m] = mmap(NULL, page_size(), PROT_READ | PROT_WRITE,
+			    MAP_SHARED, self->fd, maps[m].off * page_size());
+		ASSERT_NE(MAP_FAILED, p[m]);
+		EXPECT_EQ(1, pread(memfd, &val, 1, (uintptr_t)p[m] + 1234))
+			TH_LOG("map %u: %s", m, strerror(errno));
+		EXPECT_EQ(pattern(1234, maps[m].seed), val);
+		EXPECT_EQ(4, pread(memfd, &saved[m], 4, (uintptr_t)p[m]));
+	}
+	for (m = 0; m < ARRAY_SIZE(maps); m++) {
+		word = 0xf00d0000 + m;
+		EXPECT_EQ(4, pwrite(memfd, &word, 4, (uintptr_t)p[m]))
+			TH_LOG("map %u: %s", m, strerror(errno));
+	}
+	ASSERT_EQ(0, uio_sysfs_read(STUB "backing", buf, sizeof(buf)));
+	snprintf(want, sizeof(want), "0xf00d0000 0xf00d0001 0x%08x 0xf00d0002",
+		 HOOK_MAGIC);
+	EXPECT_STREQ(want, buf);
+	for (m = 0; m < ARRAY_SIZE(maps); m++) {
+		/* Touched now: the same through the page tables. */
+		EXPECT_EQ(0xf00d0000 + m, *(volatile uint32_t *)p[m]);
+		*(volatile uint32_t *)p[m] = saved[m];
+		EXPECT_EQ(1, pread(memfd, &val, 1, (uintptr_t)p[m] + 2));
+		EXPECT_EQ(pattern(2, maps[m].seed), val);
+	}
+
+	/* Gone: the access fails, it does not reach freed memory. */
+	ASSERT_EQ(0, stub_register(false));
+	for (m = 0; m < ARRAY_SIZE(maps); m++) {
+		EXPECT_EQ(-1, pread(memfd, &val, 1, (uintptr_t)p[m] + 1));
+		EXPECT_EQ(-1, pwrite(memfd, &val, 1, (uintptr_t)p[m] + 1));
+		munmap(p[m], page_size());
+	}
+	close(memfd);
 }
 
 TEST_F(uio, mmap_stub_hook_replaces_core)

@@ -205,6 +205,63 @@ TEST_F(edu, mmap_liveness_register_inverts)
 	EXPECT_EQ(0xffffffffu, self->regs[EDU_LIVENESS / 4]);
 }
 
+/* /proc/self/mem reaches registers of a BAR mapping never touched. */
+TEST_F(edu, proc_mem_reaches_untouched_bar)
+{
+	volatile uint32_t *p;
+	uint32_t val = 0;
+	int memfd;
+
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	memfd = open("/proc/self/mem", O_RDWR);
+	ASSERT_GE(memfd, 0);
+	EXPECT_EQ(4, pread(memfd, &val, 4, (uintptr_t)p + EDU_ID))
+		TH_LOG("pread: %s", strerror(errno));
+	EXPECT_EQ(0xed, val & 0xff);
+	val = 0x13572468;
+	EXPECT_EQ(4, pwrite(memfd, &val, 4, (uintptr_t)p + EDU_LIVENESS))
+		TH_LOG("pwrite: %s", strerror(errno));
+	EXPECT_EQ(4, pread(memfd, &val, 4, (uintptr_t)p + EDU_LIVENESS));
+	EXPECT_EQ(~0x13572468u, val);
+	/* Touched: the same through the page tables. */
+	EXPECT_EQ(~0x13572468u, p[EDU_LIVENESS / 4]);
+	EXPECT_EQ(4, pread(memfd, &val, 4, (uintptr_t)p + EDU_LIVENESS));
+	EXPECT_EQ(~0x13572468u, val);
+	close(memfd);
+	munmap((void *)p, 4096);
+}
+
+/*
+ * A real-time program locks all its memory before it maps the device;
+ * part of a BAR mapping may be unmapped, and the rest, touched only
+ * afterwards, still shows its own page of the BAR.
+ */
+TEST_F(edu, mlockall_and_split_bar_mapping)
+{
+	volatile uint32_t *p, *q;
+	uint32_t second;
+
+	ASSERT_EQ(0, mlockall(MCL_CURRENT | MCL_FUTURE));
+	p = mmap(NULL, 2 * 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 self->fd, 0);
+	EXPECT_EQ(0, munlockall());
+	ASSERT_NE(MAP_FAILED, p);
+	EXPECT_EQ(0xed, p[EDU_ID / 4] & 0xff);
+	EXPECT_EQ(0, mlock((void *)p, 2 * 4096));
+	second = p[1024 + EDU_ID / 4];
+	EXPECT_EQ(0, munlock((void *)p, 2 * 4096));
+	munmap((void *)p, 2 * 4096);
+
+	p = mmap(NULL, 2 * 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 self->fd, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	EXPECT_EQ(0, munmap((void *)p, 4096));
+	q = p + 1024;
+	EXPECT_EQ(second, q[EDU_ID / 4]);
+	EXPECT_EQ(0, munmap((void *)q, 4096));
+}
+
 static uint32_t edu_factorial(volatile uint32_t *regs, uint32_t n)
 {
 	int i;
