@@ -9,9 +9,11 @@
 #include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <linux/netlink.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
@@ -1241,6 +1243,62 @@ TEST_F(uio, unregister_zaps_dma_mapping_of_closed_file)
 	ASSERT_EQ(0, stub_register(false));
 	EXPECT_TRUE(uio_touch_sigbus(dma, false));
 	munmap((void *)dma, DMA_SIZE);
+}
+
+/* The uevents received within ms on sock, as "action@devpath" lines. */
+static void uevents_collect(int sock, int ms, char *out, size_t len)
+{
+	struct pollfd pfd = { .fd = sock, .events = POLLIN };
+	char msg[8192];
+	size_t used = 0;
+	ssize_t n;
+
+	out[0] = '\0';
+	while (poll(&pfd, 1, ms) == 1) {
+		n = recv(sock, msg, sizeof(msg) - 1, 0);
+		if (n <= 0)
+			break;
+		msg[n] = '\0';
+		/* Kernel messages start "action@devpath"; udev's "libudev". */
+		if (!strchr(msg, '@') || used + strlen(msg) + 2 > len)
+			continue;
+		used += snprintf(out + used, len - used, "%s\n", msg);
+	}
+}
+
+/*
+ * Mainline 6.1 calls kobject_uevent(KOBJ_ADD) for every maps/mapN
+ * directory, but the device kset's filter drops events of kobjects that
+ * are not devices, so user space sees only the device's own add and
+ * remove; the same here, where mapN is an attribute group.
+ */
+TEST_F(uio, uevents_only_for_the_device)
+{
+	struct sockaddr_nl addr = {
+		.nl_family = AF_NETLINK, .nl_pid = 0, .nl_groups = 1,
+	};
+	char events[8192], want[128];
+	int sock;
+
+	sock = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC,
+		      NETLINK_KOBJECT_UEVENT);
+	ASSERT_GE(sock, 0);
+	ASSERT_EQ(0, bind(sock, (struct sockaddr *)&addr, sizeof(addr)));
+
+	ASSERT_EQ(0, stub_register(false));
+	uevents_collect(sock, 300, events, sizeof(events));
+	snprintf(want, sizeof(want), "remove@/devices/platform/uio_test/uio/uio%d\n",
+		 self->minor);
+	EXPECT_NE(NULL, strstr(events, want)) TH_LOG("%s", events);
+	EXPECT_EQ(NULL, strstr(events, "/maps")) TH_LOG("%s", events);
+
+	ASSERT_EQ(0, stub_register(true));
+	uevents_collect(sock, 300, events, sizeof(events));
+	snprintf(want, sizeof(want), "add@/devices/platform/uio_test/uio/uio%d\n",
+		 uio_find("uio_test"));
+	EXPECT_NE(NULL, strstr(events, want)) TH_LOG("%s", events);
+	EXPECT_EQ(NULL, strstr(events, "/maps")) TH_LOG("%s", events);
+	close(sock);
 }
 
 TEST_F(uio, unregister_twice_and_late_notify_harmless)
