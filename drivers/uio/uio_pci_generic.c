@@ -43,9 +43,24 @@ static irqreturn_t uio_pci_generic_handler(int irq, struct uio_info *info)
 	return IRQ_HANDLED;
 }
 
+/*
+ * Not pcim_intx(): while the device unbinds, its devres list is already
+ * released when the core stops calling irqcontrol(), and a managed call in
+ * that window would leave an entry that makes the next probe fail.
+ */
 static int uio_pci_generic_irqcontrol(struct uio_info *info, s32 irq_on)
 {
-	return pcim_intx(uio_pci_generic_pdev(info), !!irq_on);
+	struct pci_dev *pdev = uio_pci_generic_pdev(info);
+	u16 cmd, want;
+
+	pci_read_config_word(pdev, PCI_COMMAND, &cmd);
+	if (irq_on)
+		want = cmd & ~PCI_COMMAND_INTX_DISABLE;
+	else
+		want = cmd | PCI_COMMAND_INTX_DISABLE;
+	if (want != cmd)
+		pci_write_config_word(pdev, PCI_COMMAND, want);
+	return 0;
 }
 
 /*
