@@ -486,8 +486,12 @@ static int uio_open(struct inode *inode, struct file *filep)
 		ret = -ENODEV;
 		goto out_put_info;
 	}
+	/*
+	 * The stub gets the inode whose address space holds the mappings,
+	 * not the node's: TCMU unmaps data-area pages through it.
+	 */
 	if (info->open) {
-		ret = info->open(info, inode);
+		ret = info->open(info, idev->inode);
 		if (ret)
 			goto out_module_put;
 	}
@@ -517,7 +521,7 @@ static int uio_release(struct inode *inode, struct file *filep)
 	info = uio_get_info(idev);
 	if (info) {
 		if (info->release)
-			ret = info->release(info, inode);
+			ret = info->release(info, idev->inode);
 		uio_put_info(idev);
 	}
 	module_put(idev->owner);
@@ -1236,6 +1240,8 @@ int __uio_register_device(struct module *owner, struct device *parent,
 		ret = PTR_ERR(idev->inode);
 		goto out_free_minor;
 	}
+	/* Stubs given this inode read the minor with iminor(), as cnic does. */
+	idev->inode->i_rdev = MKDEV(MAJOR(uio_devt), idev->minor);
 
 	idev->owner = owner;
 	idev->info = info;
@@ -1250,7 +1256,7 @@ int __uio_register_device(struct module *owner, struct device *parent,
 	device_initialize(&idev->dev);
 	idev->dev.class = &uio_class;
 	idev->dev.parent = parent;
-	idev->dev.devt = MKDEV(MAJOR(uio_devt), idev->minor);
+	idev->dev.devt = idev->inode->i_rdev;
 	idev->dev.release = uio_device_release;
 	dev_set_drvdata(&idev->dev, idev);
 	ret = dev_set_name(&idev->dev, "uio%d", idev->minor);
