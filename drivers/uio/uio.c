@@ -660,6 +660,18 @@ static ssize_t uio_write(struct file *filep, const char __user *buf,
 
 /* --- mmap ------------------------------------------------------------- */
 
+/*
+ * Whether a PHYS or IOVA map lies in the physical address space at all.
+ * uio_dmem_genirq of Linux 6.1 gives a DMA region it has not allocated
+ * (yet, or any more) as UIO_MEM_PHYS at addr ~0, which 6.1's core
+ * refuses for not being page aligned; ours maps an unaligned PHYS map
+ * from its first page, so it must refuse the marker on its own.
+ */
+static bool uio_mem_phys_present(const struct uio_mem *mem)
+{
+	return mem->size <= PHYS_ADDR_MAX - mem->addr;
+}
+
 /* Pages a map spans, counting the part of the first page before it. */
 static unsigned long uio_mem_pages(const struct uio_mem *mem)
 {
@@ -691,6 +703,11 @@ static vm_fault_t uio_vma_fault(struct vm_fault *vmf)
 	switch (mem->memtype) {
 	case UIO_MEM_PHYS:
 	case UIO_MEM_IOVA:
+		/* The stub may have withdrawn the region since mmap(). */
+		if (!uio_mem_phys_present(mem)) {
+			ret = VM_FAULT_SIGBUS;
+			break;
+		}
 		ret = vmf_insert_pfn(vma, vmf->address,
 				     PHYS_PFN(mem->addr) + index);
 		break;
@@ -813,8 +830,10 @@ static vm_fault_t uio_vma_huge_fault(struct vm_fault *vmf, unsigned int order)
 	      ((start - vma->vm_start) >> PAGE_SHIFT);
 	entry = __pfn_to_pfn_t(pfn, PFN_DEV);
 
+	/* A withdrawn region falls back to uio_vma_fault(), which fails. */
 	ret = VM_FAULT_FALLBACK;
-	if (IS_ALIGNED(pfn, 1UL << order)) {
+	if (uio_mem_phys_present(&info->mem[vma->vm_pgoff]) &&
+	    IS_ALIGNED(pfn, 1UL << order)) {
 		switch (order) {
 #ifdef CONFIG_ARCH_SUPPORTS_PMD_PFNMAP
 		case PMD_ORDER:
@@ -1071,6 +1090,8 @@ static int uio_mmap_mem(struct uio_device *idev, const struct uio_info *info,
 		vma->vm_page_prot = pgprot_noncached(vma->vm_page_prot);
 		fallthrough;
 	case UIO_MEM_IOVA:
+		if (!uio_mem_phys_present(mem))
+			return -ENODEV;
 		vm_flags_set(vma, VM_IO | VM_PFNMAP);
 		vma->vm_ops = &uio_pfn_vm_ops;
 		break;

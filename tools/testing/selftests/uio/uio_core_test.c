@@ -123,6 +123,7 @@ FIXTURE_TEARDOWN(uio)
 		close(self->fd);
 	uio_sysfs_write(STUB "open_error", "0");
 	uio_sysfs_write(STUB "irq_none", "0");
+	uio_sysfs_write(STUB "dmem_marker", "0");
 	stub_register(true);
 }
 
@@ -760,6 +761,25 @@ TEST_F(uio, mmap_partial_unmap_einval)
 	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(pattern(page_size(), LOGICAL_SEED), p[page_size()]);
 	EXPECT_EQ(0, munmap(p, 2 * page_size()));
+}
+
+/*
+ * Linux 6.1's uio_dmem_genirq gives a DMA region it has not allocated as
+ * UIO_MEM_PHYS at addr ~0; 6.1's core refuses it (ENODEV, as unaligned).
+ * Mapping it would map whatever lies at the top of the physical space.
+ */
+TEST_F(uio, mmap_dmem_unallocated_marker_enodev)
+{
+	void *p;
+
+	ASSERT_EQ(0, uio_sysfs_write(STUB "dmem_marker", "1"));
+	p = mmap(NULL, page_size(), PROT_READ, MAP_SHARED, self->fd,
+		 3 * page_size());
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(ENODEV, errno);
+	if (p != MAP_FAILED)
+		munmap(p, page_size());
+	EXPECT_EQ(0, uio_sysfs_write(STUB "dmem_marker", "0"));
 }
 
 TEST_F(uio, mmap_stub_hook_replaces_core)

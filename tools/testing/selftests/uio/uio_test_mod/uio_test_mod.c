@@ -309,6 +309,29 @@ static ssize_t irq_none_store(struct device *dev,
 }
 static DEVICE_ATTR_WO(irq_none);
 
+/*
+ * "1" adds map3 to "uio_test" at run time as Linux 6.1's uio_dmem_genirq
+ * gives a DMA region it has not allocated: UIO_MEM_PHYS at addr ~0.
+ * "0" takes it away again. Not in sysfs: maps are listed at registration.
+ */
+static ssize_t dmem_marker_store(struct device *dev,
+				 struct device_attribute *attr,
+				 const char *buf, size_t count)
+{
+	struct uio_mem *mem = &uio_test->info.mem[3];
+	bool on;
+	int ret;
+
+	ret = kstrtobool(buf, &on);
+	if (ret)
+		return ret;
+	mem->memtype = UIO_MEM_PHYS;
+	mem->addr = ~(phys_addr_t)0;
+	WRITE_ONCE(mem->size, on ? PAGE_SIZE : 0);
+	return count;
+}
+static DEVICE_ATTR_WO(dmem_marker);
+
 static ssize_t registered_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)
 {
@@ -506,6 +529,7 @@ static struct attribute *uio_test_attrs[] = {
 	&dev_attr_bad_register.attr,
 	&dev_attr_stale_unregister.attr,
 	&dev_attr_irq_none.attr,
+	&dev_attr_dmem_marker.attr,
 	&dev_attr_open_inode_dev.attr,
 	&dev_attr_unmap_open_inode.attr,
 	NULL,
