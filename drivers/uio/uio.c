@@ -489,8 +489,12 @@ static int uio_open(struct inode *inode, struct file *filep)
 		ret = -ENODEV;
 		goto out_put_info;
 	}
+	/*
+	 * The stub gets the inode whose address space holds the mappings,
+	 * not the node's: TCMU unmaps data-area pages through it.
+	 */
 	if (info->open) {
-		ret = info->open(info, inode);
+		ret = info->open(info, idev->inode);
 		if (ret)
 			goto out_module_put;
 	}
@@ -520,7 +524,7 @@ static int uio_release(struct inode *inode, struct file *filep)
 	info = uio_get_info(idev);
 	if (info) {
 		if (info->release)
-			ret = info->release(info, inode);
+			ret = info->release(info, idev->inode);
 		uio_put_info(idev);
 	}
 	module_put(idev->owner);
@@ -663,6 +667,18 @@ static ssize_t uio_write(struct file *filep, const char __user *buf,
 
 /* --- mmap ------------------------------------------------------------- */
 
+/*
+ * Whether a PHYS or IOVA map lies in the physical address space at all.
+ * uio_dmem_genirq of Linux 6.1 gives a DMA region it has not allocated
+ * (yet, or any more) as UIO_MEM_PHYS at addr ~0, which 6.1's core
+ * refuses for not being page aligned; ours maps an unaligned PHYS map
+ * from its first page, so it must refuse the marker on its own.
+ */
+static bool uio_mem_phys_present(const struct uio_mem *mem)
+{
+	return mem->size <= PHYS_ADDR_MAX - mem->addr;
+}
+
 /* Pages a map spans, counting the part of the first page before it. */
 static unsigned long uio_mem_pages(const struct uio_mem *mem)
 {
@@ -706,6 +722,11 @@ static vm_fault_t uio_vma_fault(struct vm_fault *vmf)
 	switch (mem->memtype) {
 	case UIO_MEM_PHYS:
 	case UIO_MEM_IOVA:
+		/* The stub may have withdrawn the region since mmap(). */
+		if (!uio_mem_phys_present(mem)) {
+			ret = VM_FAULT_SIGBUS;
+			break;
+		}
 		ret = vmf_insert_pfn(vma, vmf->address,
 				     PHYS_PFN(mem->addr) + index);
 		break;
@@ -930,8 +951,10 @@ static vm_fault_t uio_vma_huge_fault(struct vm_fault *vmf, unsigned int order)
 	      uio_vma_map_page(vm, linear_page_index(vma, start));
 	entry = __pfn_to_pfn_t(pfn, PFN_DEV);
 
+	/* A withdrawn region falls back to uio_vma_fault(), which fails. */
 	ret = VM_FAULT_FALLBACK;
-	if (IS_ALIGNED(pfn, 1UL << order)) {
+	if (uio_mem_phys_present(&info->mem[vma->vm_pgoff]) &&
+	    IS_ALIGNED(pfn, 1UL << order)) {
 		switch (order) {
 #ifdef CONFIG_ARCH_SUPPORTS_PMD_PFNMAP
 		case PMD_ORDER:
@@ -1186,6 +1209,8 @@ static int uio_mmap_mem(struct uio_device *idev, const struct uio_info *info,
 		vma->vm_page_prot = pgprot_noncached(vma->vm_page_prot);
 		fallthrough;
 	case UIO_MEM_IOVA:
+		if (!uio_mem_phys_present(mem))
+			return -ENODEV;
 		vm_flags_set(vma, VM_IO | VM_PFNMAP);
 		vma->vm_ops = &uio_pfn_vm_ops;
 		break;
@@ -1362,6 +1387,8 @@ int __uio_register_device(struct module *owner, struct device *parent,
 		ret = PTR_ERR(idev->inode);
 		goto out_free_minor;
 	}
+	/* Stubs given this inode read the minor with iminor(), as cnic does. */
+	idev->inode->i_rdev = MKDEV(MAJOR(uio_devt), idev->minor);
 
 	idev->owner = owner;
 	idev->info = info;
@@ -1380,7 +1407,7 @@ int __uio_register_device(struct module *owner, struct device *parent,
 	device_initialize(&idev->dev);
 	idev->dev.class = &uio_class;
 	idev->dev.parent = parent;
-	idev->dev.devt = MKDEV(MAJOR(uio_devt), idev->minor);
+	idev->dev.devt = idev->inode->i_rdev;
 	idev->dev.release = uio_device_release;
 	dev_set_drvdata(&idev->dev, idev);
 	ret = dev_set_name(&idev->dev, "uio%d", idev->minor);

@@ -94,7 +94,9 @@ struct uio_vma_map {
  * @dev:	the class device, parent of the sysfs attributes
  * @cdev:	the character device behind /dev/uioN
  * @inode:	anonymous inode whose address space collects every mapping
- *		of the device, so unregister can zap them all
+ *		of the device through any of its device nodes, so unregister
+ *		can zap them all; its i_rdev is the device number. It is the
+ *		inode the @open and @release hooks of struct uio_info get
  * @event:	interrupt/event counter; only ever grows
  * @wait:	readers and pollers waiting for @event to change
  * @async_queue: fasync listeners
@@ -149,10 +151,27 @@ struct uio_device {
  *		hard interrupt context, or in the demultiplexing driver's
  *		thread if @irq is a nested-thread interrupt (e.g. of an I2C
  *		GPIO expander); under PREEMPT_RT in the forced irq thread
- * @mmap:	optional; replaces the core's mmap() of the regions
- * @open:	optional; called on every open() of /dev/uioN
+ * @mmap:	optional; replaces the core's mmap() of the regions. The
+ *		core has checked that vm_pgoff names a map of non-zero size
+ *		and that the VMA fits in it, and has set vm_private_data to
+ *		@uio_dev, which the hook may replace. The core sets no
+ *		vm_ops: the hook installs its own (TCMU's fault, open and
+ *		close handlers) and they stay; no core handler runs for
+ *		this VMA, the core's zap on unregister still reaches it.
+ *		vma->vm_file->f_mapping is the device's address space (see
+ *		@open); file_inode(vma->vm_file) is the node's inode, which
+ *		holds no mappings
+ * @open:	optional; called on every open() of any device node of the
+ *		device. The inode it gets is the same for every open and
+ *		every node (also one made with mknod) while the device is
+ *		registered: iminor() and imajor() of it give the device
+ *		number, and its i_mapping holds every mapping of the device,
+ *		so unmap_mapping_range() on it zaps exactly what user space
+ *		has mapped (TCMU does so before freeing pages it handed
+ *		out). The stub may keep the pointer until its
+ *		uio_unregister_device() call returns
  * @release:	optional; called on the last close of each open file while
- *		the device is still registered
+ *		the device is still registered, with the inode @open got
  * @irqcontrol:	optional; receives the s32 user space write()s, by
  *		convention 1 to enable and 0 to disable the interrupt
  */

@@ -125,6 +125,7 @@ FIXTURE_TEARDOWN(uio)
 		close(self->fd);
 	uio_sysfs_write(STUB "open_error", "0");
 	uio_sysfs_write(STUB "irq_none", "0");
+	uio_sysfs_write(STUB "dmem_marker", "0");
 	stub_register(true);
 }
 
@@ -968,6 +969,25 @@ TEST_F(uio, proc_mem_reaches_untouched_maps)
 	close(memfd);
 }
 
+/*
+ * Linux 6.1's uio_dmem_genirq gives a DMA region it has not allocated as
+ * UIO_MEM_PHYS at addr ~0; 6.1's core refuses it (ENODEV, as unaligned).
+ * Mapping it would map whatever lies at the top of the physical space.
+ */
+TEST_F(uio, mmap_dmem_unallocated_marker_enodev)
+{
+	void *p;
+
+	ASSERT_EQ(0, uio_sysfs_write(STUB "dmem_marker", "1"));
+	p = mmap(NULL, page_size(), PROT_READ, MAP_SHARED, self->fd,
+		 3 * page_size());
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(ENODEV, errno);
+	if (p != MAP_FAILED)
+		munmap(p, page_size());
+	EXPECT_EQ(0, uio_sysfs_write(STUB "dmem_marker", "0"));
+}
+
 TEST_F(uio, mmap_stub_hook_replaces_core)
 {
 	long long calls = stub_counter("mmap_calls");
@@ -1085,6 +1105,102 @@ TEST_F(uio, open_hook_error_returned)
 	EXPECT_EQ(EBUSY, errno);
 	/* The failed open left no module reference behind. */
 	EXPECT_EQ(refs, uio_sysfs_num("/sys/module/uio_test_mod/refcnt"));
+}
+
+/*
+ * A second node of the device, made with mknod as container runtimes
+ * and chroot setups do: path receives its name. Returns an open file.
+ */
+static int uio_open_alias(int minor, char *path, size_t len, int flags)
+{
+	char dev[PATH_MAX], buf[32];
+	unsigned int maj, min;
+
+	uio_path(dev, sizeof(dev), minor, "dev");
+	if (uio_sysfs_read(dev, buf, sizeof(buf)) ||
+	    sscanf(buf, "%u:%u", &maj, &min) != 2)
+		return -1;
+	snprintf(path, len, "/tmp/uio-alias-%d", getpid());
+	unlink(path);
+	if (mknod(path, S_IFCHR | 0600, makedev(maj, min)))
+		return -1;
+	return open(path, flags);
+}
+
+/* Pages of [addr, addr + len) that are in the page tables. */
+static int resident_pages(void *addr, size_t len)
+{
+	unsigned char vec[16];
+	size_t i, pages = len / page_size();
+	int n = 0;
+
+	if (pages > sizeof(vec) || mincore(addr, len, vec))
+		return -1;
+	for (i = 0; i < pages; i++)
+		n += vec[i] & 1;
+	return n;
+}
+
+TEST_F(uio, open_hook_inode_has_device_number)
+{
+	char path[PATH_MAX], dev[32], alias[PATH_MAX], got[32];
+	int fd;
+
+	uio_path(path, sizeof(path), self->minor, "dev");
+	ASSERT_EQ(0, uio_sysfs_read(path, dev, sizeof(dev)));
+	ASSERT_EQ(0, uio_sysfs_read(STUB "open_inode_dev", got, sizeof(got)));
+	EXPECT_STREQ(dev, got);
+	/* cnic and qedi take the minor with iminor(), through any node. */
+	fd = uio_open_alias(self->minor, alias, sizeof(alias), O_RDONLY);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, uio_sysfs_read(STUB "open_inode_dev", got, sizeof(got)));
+	EXPECT_STREQ(dev, got);
+	close(fd);
+	unlink(alias);
+}
+
+/*
+ * TCMU keeps the inode its open() hook gets and, when it reclaims
+ * data-area pages, unmaps them through that inode before freeing them.
+ * That must reach every mapping of the device, made through any node,
+ * or user space keeps pages the kernel has reused: silent corruption.
+ */
+TEST_F(uio, stub_unmap_through_open_inode_zaps_mappings)
+{
+	size_t len = 2 * page_size();
+	volatile uint8_t *a, *b, *v;
+	char alias[PATH_MAX];
+	int fd;
+
+	fd = uio_open_alias(self->minor, alias, sizeof(alias), O_RDWR);
+	ASSERT_GE(fd, 0);
+	a = mmap(NULL, len, PROT_READ, MAP_SHARED, self->fd, 0);
+	ASSERT_NE(MAP_FAILED, a);
+	b = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, b);
+	v = mmap(NULL, len, PROT_READ, MAP_SHARED, self->fd, page_size());
+	ASSERT_NE(MAP_FAILED, v);
+	EXPECT_EQ(pattern(1, LOGICAL_SEED), a[1]);
+	EXPECT_EQ(pattern(page_size() + 2, LOGICAL_SEED), b[page_size() + 2]);
+	EXPECT_EQ(pattern(3, VIRTUAL_SEED), v[3]);
+	EXPECT_EQ(1, resident_pages((void *)a, len));
+	EXPECT_EQ(1, resident_pages((void *)b + page_size(), page_size()));
+	EXPECT_EQ(1, resident_pages((void *)v, page_size()));
+
+	ASSERT_EQ(0, uio_sysfs_write(STUB "unmap_open_inode", "1"));
+	EXPECT_EQ(0, resident_pages((void *)a, len));
+	EXPECT_EQ(0, resident_pages((void *)b, len));
+	EXPECT_EQ(0, resident_pages((void *)v, len));
+	/* Zapped, not broken: the next touch faults the same pages in. */
+	EXPECT_EQ(pattern(1, LOGICAL_SEED), a[1]);
+	EXPECT_EQ(pattern(page_size() + 2, LOGICAL_SEED), b[page_size() + 2]);
+	EXPECT_EQ(pattern(3, VIRTUAL_SEED), v[3]);
+	EXPECT_EQ(1, resident_pages((void *)a, page_size()));
+	munmap((void *)a, len);
+	munmap((void *)b, len);
+	munmap((void *)v, len);
+	close(fd);
+	unlink(alias);
 }
 
 TEST_F(uio, open_file_pins_stub_module)
@@ -1224,6 +1340,26 @@ TEST_F(uio, unregister_zaps_mappings)
 	munmap((void *)logical, page_size());
 	munmap((void *)virtual, page_size());
 	munmap((void *)dma, DMA_SIZE);
+}
+
+TEST_F(uio, unregister_zaps_mapping_of_mknod_node)
+{
+	volatile unsigned int *p;
+	char alias[PATH_MAX];
+	int fd;
+
+	fd = uio_open_alias(self->minor, alias, sizeof(alias), O_RDWR);
+	ASSERT_GE(fd, 0);
+	p = mmap(NULL, page_size(), PROT_READ, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	EXPECT_EQ(pattern(0, LOGICAL_SEED), *(volatile uint8_t *)p);
+	EXPECT_FALSE(uio_touch_sigbus(p, false));
+
+	ASSERT_EQ(0, stub_register(false));
+	EXPECT_TRUE(uio_touch_sigbus(p, false));
+	munmap((void *)p, page_size());
+	close(fd);
+	unlink(alias);
 }
 
 TEST_F(uio, unregister_zaps_dma_mapping_of_closed_file)

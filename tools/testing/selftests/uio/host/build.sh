@@ -4,7 +4,8 @@
 #   build.sh <kernel release> <output dir>
 # Modules are built out of tree against /usr/src/linux-headers-<release>,
 # from a copy of the sources so several kernels can be built side by side;
-# the tests are static binaries so the busybox initramfs can run them.
+# the tests are static binaries (or busybox scripts) so the busybox
+# initramfs can run them.
 set -eu
 
 krel=$1
@@ -36,3 +37,4 @@ for t in "$top"/tools/testing/selftests/uio/*_test.c; do
 		-I"$top/tools/testing/selftests/uio" \
 		-o "$out/tests/$(basename "$t" .c)" "$t"
 done
+cp "$top"/tools/testing/selftests/uio/*_test.sh "$out/tests/"

@@ -3,7 +3,8 @@
 # `make check`: the host-side tests (the harness's own setup failures,
 # libuio and lsuio against fake sysfs trees, the howto's examples, the CIF
 # model under qtest), then for each kernel: build our modules and the
-# tests, boot our QEMU with two edu devices and the CIF card, report.
+# tests, boot our QEMU with two edu devices and the CIF card, boot it
+# again with mainline's uio.ko for the TCMU comparison (tcmu.sh), report.
 #   check.sh [ID...]     kernel ids of kernel.sh (default: $KERNELS, or all)
 #
 # QEMU_BIN replaces our QEMU build (the CIF tests then need its model).
@@ -78,15 +79,39 @@ for k in $kernels; do
 	echo "# kernel $k ($krel): building" >&2
 	setup "kernel $k: build our modules and tests (build.sh $krel)" \
 		"$here/build.sh" "$krel" "$out" >&2
-	setup "kernel $k: pack the initramfs" env EXTRA_ROOT="$extra" \
+	# TCMU and Debian's tcmu-runner: over our core in the suite's boot,
+	# over Debian's uio.ko and target_core_user.ko in a boot of its own.
+	for f in ours mainline; do
+		rm -rf "$out/tcmu-$f"
+		setup "kernel $k: the TCMU test's files (tcmu.sh $f)" \
+			"$here/tcmu.sh" "$krel" "$out" "$f" "$out/tcmu-$f" >&2
+	done
+	setup "kernel $k: pack the initramfs" env EXTRA_ROOT="$extra $out/tcmu-ours" \
 		"$here/initramfs.sh" "$out" "$out/initramfs.cpio.gz" \
 		uio_core_test uio_pci_generic_test cif_test uio_stress_test \
-		uio_fuzz_test
+		uio_fuzz_test tcmu_test.sh
+	setup "kernel $k: pack the mainline TCMU initramfs" \
+		env EXTRA_ROOT="$out/tcmu-mainline" UIO_MODULES=" " \
+		"$here/initramfs.sh" "$out" "$out/tcmu-mainline.cpio.gz" \
+		tcmu_test.sh
 	echo "# kernel $k ($krel): booting" >&2
 	# Slot 0c shares the edus' interrupt line on the pc machine.
 	QEMU_BIN=$qemu "$here/boot.sh" "$krel" "$out/initramfs.cpio.gz" \
 		"$out/guest.log" -device hilscher-cif,addr=0c.0,cycle-us=2000 \
 		-device VGA,vgamem_mb=64,addr=10.0 # 64 MiB BAR: huge PFN tests
-	logs="$logs $k=$out/guest.log"
+	echo "# kernel $k ($krel): booting mainline's uio.ko for TCMU" >&2
+	QEMU_BIN=$qemu "$here/boot.sh" "$krel" "$out/tcmu-mainline.cpio.gz" \
+		"$out/tcmu-mainline.log"
+	logs="$logs $k=$out/guest.log $k-mainline=$out/tcmu-mainline.log"
+done
+
+# One line per kernel: TCMU with tcmu-runner on mainline's core and ours.
+verdict() {
+	grep -q '^=== END tcmu_test.sh rc=0' "$1" && echo pass || echo fail
+}
+for k in $kernels; do
+	out=$top/build/$("$here/kernel.sh" "$k")
+	echo "# TCMU on $k: mainline $(verdict "$out/tcmu-mainline.log")," \
+		"ours $(verdict "$out/guest.log")" >&2
 done
 exec python3 "$here/report.py" $logs

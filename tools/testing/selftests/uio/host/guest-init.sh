@@ -1,7 +1,8 @@
 #!/bin/busybox sh
 # SPDX-License-Identifier: GPL-2.0
 # /init of every test guest: load our modules (never the distribution's
-# uio.ko, which is not even in the image), bind the test devices, run every
+# uio.ko, which is not even in the image; only the TCMU comparison's image
+# holds it, for tcmu_test.sh to load), bind the test devices, run every
 # test binary in /tests with markers the host parses, unload the modules,
 # dump the kernel log, power off.
 #

@@ -3,9 +3,10 @@
 # Pack a busybox initramfs from a build directory with the given programs
 # from its tests/ as the ones the guest runs:
 #   initramfs.sh <build dir> <output cpio.gz> <program>...
-# GUEST_INIT replaces guest-init.sh as /init; files below EXTRA_ROOT are
-# copied into the image's root as they are (e.g. EXTRA_ROOT/modules/x.ko).
-# UIO_MODULES names the modules of the build to include (default: all).
+# GUEST_INIT replaces guest-init.sh as /init; files below the directories
+# EXTRA_ROOT lists are copied into the image's root as they are (e.g.
+# EXTRA_ROOT/modules/x.ko). UIO_MODULES names the modules of the build to
+# include (default: all; " " for none).
 set -eu
 
 build=$1
@@ -29,9 +30,9 @@ fi
 for t in "$@"; do
 	cp "$build/tests/$t" "$root/tests/"
 done
-if [ -n "${EXTRA_ROOT:-}" ]; then
-	cp -a "$EXTRA_ROOT/." "$root/"
-fi
+for d in ${EXTRA_ROOT:-}; do
+	cp -a "$d/." "$root/"
+done
 # Unprivileged tests must be able to resolve paths below /.
 chmod 0755 "$root"
 (cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 > "$out"

@@ -8,6 +8,9 @@
  *                   map0 LOGICAL (page allocator via kmalloc), map1 VIRTUAL
  *                   (vmalloc_user), map2 DMA_COHERENT (dma_alloc_coherent
  *                   for the platform device); open/release calls counted.
+ *                   Keeps the inode its open() hook got last and unmaps
+ *                   through it on demand, as TCMU does when it reclaims
+ *                   data-area pages.
  * "uio_test_noirq"  UIO_IRQ_NONE, no irqcontrol, and its own mmap hook
  *                   mapping one page; mmap hook calls counted. Two port
  *                   regions, of types UIO_PORT_NONE and UIO_PORT_X86, that
@@ -26,6 +29,7 @@
  * while user space holds files and mappings, read the counters.
  */
 #include <linux/dma-mapping.h>
+#include <linux/fs.h>
 #include <linux/interrupt.h>
 #include <linux/irq.h>
 #include <linux/module.h>
@@ -33,6 +37,7 @@
 #include <linux/platform_device.h>
 #include <linux/poison.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/uio_driver.h>
 #include <linux/vmalloc.h>
 
@@ -69,6 +74,8 @@
  * @nested_irqcontrol_calls:	@nested irqcontrol() calls
  * @nested_irqcontrol_freed:	of those, calls after the core freed the irq
  * @open_error:		errno the open() hook returns, 0 to succeed
+ * @inode_lock:		protects @open_inode
+ * @open_inode:		the inode the last @info open() got, referenced
  */
 struct uio_test {
 	struct platform_device	*pdev;
@@ -93,16 +100,48 @@ struct uio_test {
 	atomic_t		nested_irqcontrol_calls;
 	atomic_t		nested_irqcontrol_freed;
 	atomic_t		open_error;
+	spinlock_t		inode_lock;	/* protects open_inode */
+	struct inode		*open_inode;
 };
 
 static struct uio_test *uio_test;
+
+/* Keep @inode (may be NULL) as the last one open() got; drop the old one. */
+static void uio_test_set_open_inode(struct inode *inode)
+{
+	struct inode *old;
+
+	if (inode)
+		ihold(inode);
+	spin_lock(&uio_test->inode_lock);
+	old = uio_test->open_inode;
+	uio_test->open_inode = inode;
+	spin_unlock(&uio_test->inode_lock);
+	iput(old);
+}
+
+/* The inode open() got last, referenced, or NULL; iput() it when done. */
+static struct inode *uio_test_get_open_inode(void)
+{
+	struct inode *inode;
+
+	spin_lock(&uio_test->inode_lock);
+	inode = uio_test->open_inode;
+	if (inode)
+		ihold(inode);
+	spin_unlock(&uio_test->inode_lock);
+	return inode;
+}
 
 static int uio_test_open(struct uio_info *info, struct inode *inode)
 {
 	int err = atomic_read(&uio_test->open_error);
 
 	atomic_inc(&uio_test->open_calls);
-	return err ? -err : 0;
+	if (err)
+		return -err;
+	uio_test_set_open_inode(inode);
+	return 0;
 }
 
 static int uio_test_release(struct uio_info *info, struct inode *inode)
@@ -292,6 +331,29 @@ static ssize_t irq_none_store(struct device *dev,
 }
 static DEVICE_ATTR_WO(irq_none);
 
+/*
+ * "1" adds map3 to "uio_test" at run time as Linux 6.1's uio_dmem_genirq
+ * gives a DMA region it has not allocated: UIO_MEM_PHYS at addr ~0.
+ * "0" takes it away again. Not in sysfs: maps are listed at registration.
+ */
+static ssize_t dmem_marker_store(struct device *dev,
+				 struct device_attribute *attr,
+				 const char *buf, size_t count)
+{
+	struct uio_mem *mem = &uio_test->info.mem[3];
+	bool on;
+	int ret;
+
+	ret = kstrtobool(buf, &on);
+	if (ret)
+		return ret;
+	mem->memtype = UIO_MEM_PHYS;
+	mem->addr = ~(phys_addr_t)0;
+	WRITE_ONCE(mem->size, on ? PAGE_SIZE : 0);
+	return count;
+}
+static DEVICE_ATTR_WO(dmem_marker);
+
 static ssize_t registered_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)
 {
@@ -418,6 +480,43 @@ static ssize_t open_error_store(struct device *dev,
 }
 static DEVICE_ATTR_WO(open_error);
 
+/*
+ * The device number of the inode open() got last, "major:minor" as in
+ * the class device's "dev", or "none".
+ */
+static ssize_t open_inode_dev_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	struct inode *inode = uio_test_get_open_inode();
+	ssize_t ret;
+
+	if (!inode)
+		return sysfs_emit(buf, "none\n");
+	ret = sysfs_emit(buf, "%u:%u\n", imajor(inode), iminor(inode));
+	iput(inode);
+	return ret;
+}
+static DEVICE_ATTR_RO(open_inode_dev);
+
+/*
+ * Any write unmaps every page of the address space of the inode open()
+ * got last, as TCMU's find_free_blocks() does before it frees data-area
+ * pages: the next access of a user mapping must fault again.
+ */
+static ssize_t unmap_open_inode_store(struct device *dev,
+				      struct device_attribute *attr,
+				      const char *buf, size_t count)
+{
+	struct inode *inode = uio_test_get_open_inode();
+
+	if (!inode)
+		return -ENOENT;
+	unmap_mapping_range(inode->i_mapping, 0, 0, 1);
+	iput(inode);
+	return count;
+}
+static DEVICE_ATTR_WO(unmap_open_inode);
+
 /* What the mappings must show: first u32 of each backing buffer. */
 static ssize_t backing_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
@@ -503,6 +602,9 @@ static struct attribute *uio_test_attrs[] = {
 	&dev_attr_bad_register.attr,
 	&dev_attr_stale_unregister.attr,
 	&dev_attr_irq_none.attr,
+	&dev_attr_dmem_marker.attr,
+	&dev_attr_open_inode_dev.attr,
+	&dev_attr_unmap_open_inode.attr,
 	NULL,
 };
 
@@ -549,6 +651,7 @@ static int __init uio_test_init(void)
 	if (!t)
 		return -ENOMEM;
 	mutex_init(&t->lock);
+	spin_lock_init(&t->inode_lock);
 	t->logical = kmalloc(UIO_TEST_LOGICAL_SIZE, GFP_KERNEL);
 	t->virtual = vmalloc_user(UIO_TEST_VIRTUAL_SIZE);
 	t->hook_page = (void *)get_zeroed_page(GFP_KERNEL);
@@ -623,6 +726,7 @@ static void __exit uio_test_exit(void)
 	uio_unregister_device(&t->noirq);
 	uio_unregister_device(&t->info);
 	sysfs_remove_group(&t->pdev->dev.kobj, &uio_test_group);
+	uio_test_set_open_inode(NULL);
 	irq_free_desc(t->nested_irq);
 	dma_free_coherent(&t->pdev->dev, UIO_TEST_DMA_SIZE, t->dma,
 			  t->dma_handle);
