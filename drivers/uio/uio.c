@@ -82,12 +82,7 @@ static struct uio_info *uio_get_info(struct uio_device *idev)
 	return NULL;
 }
 
-/**
- * uio_put_info() - end an operation begun with uio_get_info()
- * @idev: the device
- *
- * Context: process context.
- */
+/* Ends an operation begun with uio_get_info(). */
 static void uio_put_info(struct uio_device *idev)
 {
 	up_read(&idev->info_sem);
@@ -106,8 +101,6 @@ static bool uio_has_hw_irq(const struct uio_info *info)
 {
 	return info->irq > 0;
 }
-
-/* --- sysfs ------------------------------------------------------------ */
 
 static ssize_t name_show(struct device *dev, struct device_attribute *attr,
 			 char *buf)
@@ -409,8 +402,6 @@ static void uio_sysfs_del(struct uio_device *idev)
 	uio_del_regions(idev->maps_dir);
 }
 
-/* --- interrupts and events -------------------------------------------- */
-
 static void uio_signal_event(struct uio_device *idev)
 {
 	atomic_inc(&idev->event);
@@ -456,8 +447,6 @@ static irqreturn_t uio_interrupt(int irq, void *dev_id)
 		uio_signal_event(idev);
 	return ret;
 }
-
-/* --- file operations -------------------------------------------------- */
 
 static int uio_open(struct inode *inode, struct file *filep)
 {
@@ -654,8 +643,6 @@ static ssize_t uio_write(struct file *filep, const char __user *buf,
 	return ret ? ret : sizeof(s32);
 }
 
-/* --- mmap ------------------------------------------------------------- */
-
 /* Pages a map spans, counting the part of the first page before it. */
 static unsigned long uio_mem_pages(const struct uio_mem *mem)
 {
@@ -742,15 +729,11 @@ static const struct vm_operations_struct uio_page_vm_ops = {
  */
 #ifdef CONFIG_ARCH_SUPPORTS_HUGE_PFNMAP
 
-/**
- * uio_huge_order_ok() - can the CPU and kernel hold a leaf of this order
- * @order: PMD_ORDER or PUD_ORDER
- *
- * A PUD leaf needs 1 GiB page support in the CPU (x86 without it treats
- * the bit as reserved). The core mm does not check that before calling
- * ->huge_fault(); the kernel's own 1 GiB vmap test does, so reuse it.
- *
- * Return: true if a PFN entry of @order may be inserted.
+/*
+ * Can a PFN leaf of this order be inserted? A PUD leaf needs 1 GiB page
+ * support in the CPU (x86 without it treats the bit as reserved). The
+ * core mm does not check that before calling ->huge_fault(); the kernel's
+ * own 1 GiB vmap test does, so reuse it.
  */
 static bool uio_huge_order_ok(unsigned int order)
 {
@@ -828,12 +811,7 @@ static vm_fault_t uio_vma_huge_fault(struct vm_fault *vmf, unsigned int order)
 	return ret;
 }
 
-/**
- * uio_huge_align() - the largest leaf size a mapping of @len could use
- * @len: length of the mapping
- *
- * Return: PUD_SIZE, PMD_SIZE, or 0 if @len is below PMD_SIZE.
- */
+/* The largest leaf a mapping of len could use: PUD_SIZE, PMD_SIZE or 0. */
 static unsigned long uio_huge_align(unsigned long len)
 {
 #ifdef CONFIG_ARCH_SUPPORTS_PUD_PFNMAP
@@ -1127,8 +1105,6 @@ static const struct file_operations uio_fops = {
 	.fasync		= uio_fasync,
 };
 
-/* --- registration ----------------------------------------------------- */
-
 static void uio_device_release(struct device *dev)
 {
 	struct uio_device *idev = container_of(dev, struct uio_device, dev);
@@ -1365,8 +1341,6 @@ int __devm_uio_register_device(struct module *owner, struct device *parent,
 	return devm_add_action_or_reset(parent, uio_devm_unregister, info);
 }
 EXPORT_SYMBOL_GPL(__devm_uio_register_device);
-
-/* --- module ----------------------------------------------------------- */
 
 static int uio_fs_init_fs_context(struct fs_context *fc)
 {
