@@ -65,12 +65,20 @@ static irqreturn_t cif_irq_handler(int irq, struct uio_info *info)
 	return IRQ_HANDLED;
 }
 
+/*
+ * The 128-byte BAR0 need not start on a page boundary: addr is the page it
+ * starts in, offs where in that page, and size counts from addr, the way
+ * uio_pci_generic describes its BARs.
+ */
 static void cif_set_map(struct uio_mem *mem, struct pci_dev *pdev, int bar,
 			const char *name)
 {
+	resource_size_t start = pci_resource_start(pdev, bar);
+
 	mem->name = name;
-	mem->addr = pci_resource_start(pdev, bar);
-	mem->size = pci_resource_len(pdev, bar);
+	mem->addr = start & PAGE_MASK;
+	mem->offs = start & ~PAGE_MASK;
+	mem->size = mem->offs + pci_resource_len(pdev, bar);
 	mem->memtype = UIO_MEM_PHYS;
 }
 
@@ -138,6 +146,5 @@ static struct pci_driver cif_pci_driver = {
 module_pci_driver(cif_pci_driver);
 
 MODULE_DESCRIPTION("UIO driver for the Hilscher CIF Profibus/DeviceNet cards");
-MODULE_AUTHOR("UIO team");
-MODULE_LICENSE("GPL v2");
+MODULE_LICENSE("GPL");
 MODULE_VERSION(CIF_DRV_VERSION);
