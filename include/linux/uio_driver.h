@@ -31,7 +31,7 @@ struct uio_region_dir;
  *			dma_alloc_coherent() call
  * @offs:		offset of the device's first byte within the first
  *			mapped page
- * @size:		size in bytes; 0 marks an unused slot
+ * @size:		size in bytes, counted from @addr; 0 marks an unused slot
  * @memtype:		one of the UIO_MEM_* constants
  * @internal_addr:	ioremap()ed address for the stub's own use; the core
  *			never touches it
