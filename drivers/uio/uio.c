@@ -13,6 +13,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/fs.h>
 #include <linux/idr.h>
+#include <linux/ioport.h>
 #include <linux/kobject.h>
 #include <linux/mm.h>
 #include <linux/mmap_lock.h>
@@ -1341,6 +1342,90 @@ int __devm_uio_register_device(struct module *owner, struct device *parent,
 	return devm_add_action_or_reset(parent, uio_devm_unregister, info);
 }
 EXPORT_SYMBOL_GPL(__devm_uio_register_device);
+
+static void uio_page_part_release(void *data)
+{
+	struct resource *part = data;
+
+	release_resource(part);
+	kfree(part);
+}
+
+/* Claims [start, end] next to @res, or returns an ERR_PTR(). */
+static struct resource *uio_page_part_claim(struct resource *res,
+					    resource_size_t start,
+					    resource_size_t end)
+{
+	struct resource *part;
+
+	part = kzalloc(sizeof(*part), GFP_KERNEL);
+	if (!part)
+		return ERR_PTR(-ENOMEM);
+	part->name = "uio sub-page reserve";
+	part->start = start;
+	part->end = end;
+	part->flags = res->flags;
+	if (request_resource(res->parent, part)) {
+		kfree(part);
+		return ERR_PTR(-EBUSY);
+	}
+	return part;
+}
+
+/**
+ * devm_uio_reserve_page() - keep the rest of a sub-page region's page free
+ * @dev:	the device whose unbinding ends the reservation
+ * @res:	the region, in the resource tree (a PCI BAR, say)
+ *
+ * The core maps %UIO_MEM_PHYS regions in whole pages, so the mapping of a
+ * region smaller than a page also reaches whatever else lies in its page:
+ * the registers of another device, now or after a hot-plug. This claims
+ * the parts of the page outside @res as siblings of @res. That succeeds
+ * only if no other resource is there, and keeps any from being put there
+ * until @dev is unbound. A stub whose claim fails should not offer the
+ * region for mmap() (memtype %UIO_MEM_NONE) and say so in the log.
+ *
+ * Context: process context, may sleep.
+ * Return: 0 if @res fills its pages or the rest of its page is now
+ * claimed; -EBUSY if part of that page is in use or @res is not in the
+ * resource tree; -ENOMEM.
+ */
+int devm_uio_reserve_page(struct device *dev, struct resource *res)
+{
+	resource_size_t first = ALIGN_DOWN(res->start, PAGE_SIZE);
+	resource_size_t last = ALIGN(res->end + 1, PAGE_SIZE) - 1;
+	struct resource *head = NULL, *tail = NULL;
+	int ret;
+
+	if (!res->parent)
+		return -EBUSY;
+	if (res->start > first) {
+		head = uio_page_part_claim(res, first, res->start - 1);
+		if (IS_ERR(head))
+			return PTR_ERR(head);
+	}
+	if (res->end < last) {
+		tail = uio_page_part_claim(res, res->end + 1, last);
+		if (IS_ERR(tail)) {
+			if (head)
+				uio_page_part_release(head);
+			return PTR_ERR(tail);
+		}
+	}
+	if (head) {
+		ret = devm_add_action_or_reset(dev, uio_page_part_release, head);
+		if (ret) {
+			if (tail)
+				uio_page_part_release(tail);
+			return ret;
+		}
+	}
+	if (tail)
+		return devm_add_action_or_reset(dev, uio_page_part_release,
+						tail);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(devm_uio_reserve_page);
 
 static int uio_fs_init_fs_context(struct fs_context *fc)
 {

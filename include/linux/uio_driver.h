@@ -171,6 +171,8 @@ int __must_check __devm_uio_register_device(struct module *owner,
 	__devm_uio_register_device(THIS_MODULE, parent, info)
 
 void uio_unregister_device(struct uio_info *info);
+int __must_check devm_uio_reserve_page(struct device *dev,
+				       struct resource *res);
 void uio_event_notify(struct uio_info *info);
 
 /* Values for uio_info.irq */
