@@ -93,7 +93,8 @@ static bool uio_pci_generic_bar_is_mem(struct pci_dev *pdev, int bar)
 /*
  * As in Linux 6.1: addr is the page the BAR starts in, offs the BAR's
  * offset in it, and size reaches from addr to the end of the BAR's last
- * page, which is what mmap() maps.
+ * page, which is what mmap() maps. Unlike 6.1, a BAR smaller than a page
+ * is mappable only if the rest of its page can be kept free for it.
  */
 static void uio_pci_generic_add_mem(struct uio_pci_generic_dev *gdev,
 				    unsigned int *nmem, int bar,
@@ -113,6 +114,11 @@ static void uio_pci_generic_add_mem(struct uio_pci_generic_dev *gdev,
 	mem->offs = start & ~PAGE_MASK;
 	mem->size = PAGE_ALIGN(mem->offs + pci_resource_len(pdev, bar));
 	mem->memtype = UIO_MEM_PHYS;
+	if (devm_uio_reserve_page(&pdev->dev, &pdev->resource[bar])) {
+		dev_notice(&pdev->dev, "BAR%d shares its page with other resources, not mappable\n",
+			   bar);
+		mem->memtype = UIO_MEM_NONE;
+	}
 	(*nmem)++;
 }
 
