@@ -335,6 +335,23 @@ TEST_F_TIMEOUT(cif, sysfs_matches_pci_device, 10)
 	fclose(res);
 }
 
+/*
+ * BAR0 is smaller than a page; it is mapped (which the fixture did) only
+ * because the rest of its page is reserved for it while the card is bound.
+ */
+TEST_F_TIMEOUT(cif, plx_page_rest_reserved, 10)
+{
+	unsigned long long page = getpagesize();
+	unsigned long long start = self->addr[0] + self->offset[0];
+	unsigned long long end = start + CIF_BAR0_SIZE - 1;
+
+	if (start > self->addr[0])
+		EXPECT_TRUE(uio_iomem_has(self->addr[0], start - 1,
+					  "uio sub-page reserve"));
+	EXPECT_TRUE(uio_iomem_has(end + 1, self->addr[0] + page - 1,
+				  "uio sub-page reserve"));
+}
+
 /* Map 0 is the PLX register block: read-only registers hold reset values. */
 TEST_F_TIMEOUT(cif, mmap_plx_reads_reset_values, 10)
 {

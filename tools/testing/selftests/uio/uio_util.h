@@ -120,6 +120,25 @@ static inline void uio_path(char *buf, size_t len, int minor, const char *file)
 	snprintf(buf, len, UIO_CLASS "/uio%d/%s", minor, file);
 }
 
+/* Does /proc/iomem list [start, end] as name (root sees addresses)? */
+static inline bool uio_iomem_has(unsigned long long start,
+				 unsigned long long end, const char *name)
+{
+	unsigned long long s, e;
+	char line[256], what[128];
+	bool found = false;
+	FILE *f;
+
+	f = fopen("/proc/iomem", "r");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, " %llx-%llx : %127[^\n]", &s, &e, what) == 3 &&
+			s == start && e == end && !strcmp(what, name);
+	fclose(f);
+	return found;
+}
+
 /* The number of the first map of uioN called name, or -ENOENT. */
 static inline int uio_map_by_name(int minor, const char *name)
 {
