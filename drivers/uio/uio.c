@@ -15,6 +15,7 @@
 #include <linux/highmem.h>
 #include <linux/idr.h>
 #include <linux/io.h>
+#include <linux/ioport.h>
 #include <linux/kobject.h>
 #include <linux/mm.h>
 #include <linux/mmap_lock.h>
@@ -85,12 +86,7 @@ static struct uio_info *uio_get_info(struct uio_device *idev)
 	return NULL;
 }
 
-/**
- * uio_put_info() - end an operation begun with uio_get_info()
- * @idev: the device
- *
- * Context: process context.
- */
+/* Ends an operation begun with uio_get_info(). */
 static void uio_put_info(struct uio_device *idev)
 {
 	up_read(&idev->info_sem);
@@ -109,8 +105,6 @@ static bool uio_has_hw_irq(const struct uio_info *info)
 {
 	return info->irq > 0;
 }
-
-/* --- sysfs ------------------------------------------------------------ */
 
 static ssize_t name_show(struct device *dev, struct device_attribute *attr,
 			 char *buf)
@@ -412,8 +406,6 @@ static void uio_sysfs_del(struct uio_device *idev)
 	uio_del_regions(idev->maps_dir);
 }
 
-/* --- interrupts and events -------------------------------------------- */
-
 static void uio_signal_event(struct uio_device *idev)
 {
 	atomic_inc(&idev->event);
@@ -459,8 +451,6 @@ static irqreturn_t uio_interrupt(int irq, void *dev_id)
 		uio_signal_event(idev);
 	return ret;
 }
-
-/* --- file operations -------------------------------------------------- */
 
 static int uio_open(struct inode *inode, struct file *filep)
 {
@@ -664,8 +654,6 @@ static ssize_t uio_write(struct file *filep, const char __user *buf,
 	uio_put_info(idev);
 	return ret ? ret : sizeof(s32);
 }
-
-/* --- mmap ------------------------------------------------------------- */
 
 /*
  * Whether a PHYS or IOVA map lies in the physical address space at all.
@@ -883,15 +871,11 @@ static const struct vm_operations_struct uio_page_vm_ops = {
  */
 #ifdef CONFIG_ARCH_SUPPORTS_HUGE_PFNMAP
 
-/**
- * uio_huge_order_ok() - can the CPU and kernel hold a leaf of this order
- * @order: PMD_ORDER or PUD_ORDER
- *
- * A PUD leaf needs 1 GiB page support in the CPU (x86 without it treats
- * the bit as reserved). The core mm does not check that before calling
- * ->huge_fault(); the kernel's own 1 GiB vmap test does, so reuse it.
- *
- * Return: true if a PFN entry of @order may be inserted.
+/*
+ * Can a PFN leaf of this order be inserted? A PUD leaf needs 1 GiB page
+ * support in the CPU (x86 without it treats the bit as reserved). The
+ * core mm does not check that before calling ->huge_fault(); the kernel's
+ * own 1 GiB vmap test does, so reuse it.
  */
 static bool uio_huge_order_ok(unsigned int order)
 {
@@ -972,12 +956,7 @@ static vm_fault_t uio_vma_huge_fault(struct vm_fault *vmf, unsigned int order)
 	return ret;
 }
 
-/**
- * uio_huge_align() - the largest leaf size a mapping of @len could use
- * @len: length of the mapping
- *
- * Return: PUD_SIZE, PMD_SIZE, or 0 if @len is below PMD_SIZE.
- */
+/* The largest leaf a mapping of len could use: PUD_SIZE, PMD_SIZE or 0. */
 static unsigned long uio_huge_align(unsigned long len)
 {
 #ifdef CONFIG_ARCH_SUPPORTS_PUD_PFNMAP
@@ -1277,8 +1256,6 @@ static const struct file_operations uio_fops = {
 	.llseek		= noop_llseek,
 };
 
-/* --- registration ----------------------------------------------------- */
-
 static void uio_device_release(struct device *dev)
 {
 	struct uio_device *idev = container_of(dev, struct uio_device, dev);
@@ -1523,7 +1500,89 @@ int __devm_uio_register_device(struct module *owner, struct device *parent,
 }
 EXPORT_SYMBOL_GPL(__devm_uio_register_device);
 
-/* --- module ----------------------------------------------------------- */
+static void uio_page_part_release(void *data)
+{
+	struct resource *part = data;
+
+	release_resource(part);
+	kfree(part);
+}
+
+/* Claims [start, end] next to @res, or returns an ERR_PTR(). */
+static struct resource *uio_page_part_claim(struct resource *res,
+					    resource_size_t start,
+					    resource_size_t end)
+{
+	struct resource *part;
+
+	part = kzalloc(sizeof(*part), GFP_KERNEL);
+	if (!part)
+		return ERR_PTR(-ENOMEM);
+	part->name = "uio sub-page reserve";
+	part->start = start;
+	part->end = end;
+	part->flags = res->flags;
+	if (request_resource(res->parent, part)) {
+		kfree(part);
+		return ERR_PTR(-EBUSY);
+	}
+	return part;
+}
+
+/**
+ * devm_uio_reserve_page() - keep the rest of a sub-page region's page free
+ * @dev:	the device whose unbinding ends the reservation
+ * @res:	the region, in the resource tree (a PCI BAR, say)
+ *
+ * The core maps %UIO_MEM_PHYS regions in whole pages, so the mapping of a
+ * region smaller than a page also reaches whatever else lies in its page:
+ * the registers of another device, now or after a hot-plug. This claims
+ * the parts of the page outside @res as siblings of @res. That succeeds
+ * only if no other resource is there, and keeps any from being put there
+ * until @dev is unbound. A stub whose claim fails should not offer the
+ * region for mmap() (memtype %UIO_MEM_NONE) and say so in the log.
+ *
+ * Context: process context, may sleep.
+ * Return: 0 if @res fills its pages or the rest of its page is now
+ * claimed; -EBUSY if part of that page is in use or @res is not in the
+ * resource tree; -ENOMEM.
+ */
+int devm_uio_reserve_page(struct device *dev, struct resource *res)
+{
+	resource_size_t first = ALIGN_DOWN(res->start, PAGE_SIZE);
+	resource_size_t last = ALIGN(res->end + 1, PAGE_SIZE) - 1;
+	struct resource *head = NULL, *tail = NULL;
+	int ret;
+
+	if (!res->parent)
+		return -EBUSY;
+	if (res->start > first) {
+		head = uio_page_part_claim(res, first, res->start - 1);
+		if (IS_ERR(head))
+			return PTR_ERR(head);
+	}
+	if (res->end < last) {
+		tail = uio_page_part_claim(res, res->end + 1, last);
+		if (IS_ERR(tail)) {
+			if (head)
+				uio_page_part_release(head);
+			return PTR_ERR(tail);
+		}
+	}
+	if (head) {
+		ret = devm_add_action_or_reset(dev, uio_page_part_release, head);
+		if (ret) {
+			if (tail)
+				uio_page_part_release(tail);
+			return ret;
+		}
+	}
+	if (tail)
+		return devm_add_action_or_reset(dev, uio_page_part_release,
+						tail);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(devm_uio_reserve_page);
 
 static int uio_fs_init_fs_context(struct fs_context *fc)
 {

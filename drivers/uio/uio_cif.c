@@ -65,13 +65,27 @@ static irqreturn_t cif_irq_handler(int irq, struct uio_info *info)
 	return IRQ_HANDLED;
 }
 
+/*
+ * The 128-byte BAR0 need not start on a page boundary: addr is the page it
+ * starts in, offs where in that page, and size counts from addr, the way
+ * uio_pci_generic describes its BARs. It is mappable only if the rest of
+ * its page can be kept free for it.
+ */
 static void cif_set_map(struct uio_mem *mem, struct pci_dev *pdev, int bar,
 			const char *name)
 {
+	resource_size_t start = pci_resource_start(pdev, bar);
+
 	mem->name = name;
-	mem->addr = pci_resource_start(pdev, bar);
-	mem->size = pci_resource_len(pdev, bar);
+	mem->addr = start & PAGE_MASK;
+	mem->offs = start & ~PAGE_MASK;
+	mem->size = mem->offs + pci_resource_len(pdev, bar);
 	mem->memtype = UIO_MEM_PHYS;
+	if (devm_uio_reserve_page(&pdev->dev, &pdev->resource[bar])) {
+		dev_notice(&pdev->dev, "BAR%d shares its page with other resources, not mappable\n",
+			   bar);
+		mem->memtype = UIO_MEM_NONE;
+	}
 }
 
 static int cif_probe(struct pci_dev *pdev, const struct pci_device_id *id)
@@ -138,6 +152,5 @@ static struct pci_driver cif_pci_driver = {
 module_pci_driver(cif_pci_driver);
 
 MODULE_DESCRIPTION("UIO driver for the Hilscher CIF Profibus/DeviceNet cards");
-MODULE_AUTHOR("UIO team");
-MODULE_LICENSE("GPL v2");
+MODULE_LICENSE("GPL");
 MODULE_VERSION(CIF_DRV_VERSION);

@@ -84,7 +84,66 @@ static int uio_pci_generic_release(struct uio_info *info, struct inode *inode)
 	return 0;
 }
 
-/* Memory BARs become maps, I/O BARs port regions, in BAR order. */
+/*
+ * The memory BARs Linux 6.1 exposes: 32-bit non-prefetchable ones among
+ * the first MAX_UIO_MAPS. They keep 6.1's map numbers and names.
+ */
+static bool uio_pci_generic_bar_is_mainline(struct pci_dev *pdev, int bar)
+{
+	return bar < MAX_UIO_MAPS &&
+	       pci_resource_flags(pdev, bar) ==
+	       (IORESOURCE_MEM | IORESOURCE_SIZEALIGN);
+}
+
+/* A memory BAR with an address the device decodes. */
+static bool uio_pci_generic_bar_is_mem(struct pci_dev *pdev, int bar)
+{
+	unsigned long flags = pci_resource_flags(pdev, bar);
+
+	return (flags & IORESOURCE_MEM) &&
+	       !(flags & (IORESOURCE_UNSET | IORESOURCE_DISABLED)) &&
+	       pci_resource_len(pdev, bar);
+}
+
+/*
+ * As in Linux 6.1: addr is the page the BAR starts in, offs the BAR's
+ * offset in it, and size reaches from addr to the end of the BAR's last
+ * page, which is what mmap() maps. Unlike 6.1, a BAR smaller than a page
+ * is mappable only if the rest of its page can be kept free for it.
+ */
+static void uio_pci_generic_add_mem(struct uio_pci_generic_dev *gdev,
+				    unsigned int *nmem, int bar,
+				    const char *name)
+{
+	struct pci_dev *pdev = gdev->pdev;
+	struct uio_mem *mem = &gdev->info.mem[*nmem];
+	resource_size_t start = pci_resource_start(pdev, bar);
+
+	if (*nmem == MAX_UIO_MAPS) {
+		dev_warn(&pdev->dev, "BAR%d not mappable: only %d maps\n",
+			 bar, MAX_UIO_MAPS);
+		return;
+	}
+	mem->name = name;
+	mem->addr = start & PAGE_MASK;
+	mem->offs = start & ~PAGE_MASK;
+	mem->size = PAGE_ALIGN(mem->offs + pci_resource_len(pdev, bar));
+	mem->memtype = UIO_MEM_PHYS;
+	if (devm_uio_reserve_page(&pdev->dev, &pdev->resource[bar])) {
+		dev_notice(&pdev->dev, "BAR%d shares its page with other resources, not mappable\n",
+			   bar);
+		mem->memtype = UIO_MEM_NONE;
+	}
+	(*nmem)++;
+}
+
+/*
+ * First the memory BARs Linux 6.1 exposes, named after the device as
+ * there, then the other memory BARs (64-bit, prefetchable, BAR5) named
+ * "BARn", each group in BAR order: user space that indexes maps as on
+ * mainline finds the same BARs at the same numbers. I/O BARs are listed
+ * as port regions.
+ */
 static void uio_pci_generic_add_bars(struct uio_pci_generic_dev *gdev)
 {
 	struct pci_dev *pdev = gdev->pdev;
@@ -92,38 +151,34 @@ static void uio_pci_generic_add_bars(struct uio_pci_generic_dev *gdev)
 	unsigned int nmem = 0, nport = 0;
 	int bar;
 
+	for (bar = 0; bar < PCI_STD_NUM_BARS; bar++)
+		if (uio_pci_generic_bar_is_mainline(pdev, bar) &&
+		    uio_pci_generic_bar_is_mem(pdev, bar))
+			uio_pci_generic_add_mem(gdev, &nmem, bar,
+						pci_name(pdev));
+
+	for (bar = 0; bar < PCI_STD_NUM_BARS; bar++)
+		if (!uio_pci_generic_bar_is_mainline(pdev, bar) &&
+		    uio_pci_generic_bar_is_mem(pdev, bar))
+			uio_pci_generic_add_mem(gdev, &nmem, bar,
+						uio_pci_generic_bar_names[bar]);
+
 	for (bar = 0; bar < PCI_STD_NUM_BARS; bar++) {
-		unsigned long flags = pci_resource_flags(pdev, bar);
 		const char *name = uio_pci_generic_bar_names[bar];
 
-		if (!pci_resource_len(pdev, bar))
+		if (!(pci_resource_flags(pdev, bar) & IORESOURCE_IO) ||
+		    !pci_resource_len(pdev, bar))
 			continue;
-
-		if (flags & IORESOURCE_MEM) {
-			if (nmem == MAX_UIO_MAPS) {
-				dev_warn(&pdev->dev, "%s not mappable: only %d maps\n",
-					 name, MAX_UIO_MAPS);
-				continue;
-			}
-			info->mem[nmem].name = name;
-			info->mem[nmem].addr = pci_resource_start(pdev, bar);
-			/* A small BAR need not start on a page boundary. */
-			info->mem[nmem].offs = info->mem[nmem].addr & ~PAGE_MASK;
-			info->mem[nmem].size = pci_resource_len(pdev, bar);
-			info->mem[nmem].memtype = UIO_MEM_PHYS;
-			nmem++;
-		} else if (flags & IORESOURCE_IO) {
-			if (nport == MAX_UIO_PORT_REGIONS) {
-				dev_warn(&pdev->dev, "%s not listed: only %d port regions\n",
-					 name, MAX_UIO_PORT_REGIONS);
-				continue;
-			}
-			info->port[nport].name = name;
-			info->port[nport].start = pci_resource_start(pdev, bar);
-			info->port[nport].size = pci_resource_len(pdev, bar);
-			info->port[nport].porttype = UIO_PORT_X86;
-			nport++;
+		if (nport == MAX_UIO_PORT_REGIONS) {
+			dev_warn(&pdev->dev, "%s not listed: only %d port regions\n",
+				 name, MAX_UIO_PORT_REGIONS);
+			continue;
 		}
+		info->port[nport].name = name;
+		info->port[nport].start = pci_resource_start(pdev, bar);
+		info->port[nport].size = pci_resource_len(pdev, bar);
+		info->port[nport].porttype = UIO_PORT_X86;
+		nport++;
 	}
 }
 

@@ -31,7 +31,7 @@ struct uio_region_dir;
  *			dma_alloc_coherent() call
  * @offs:		offset of the device's first byte within the first
  *			mapped page
- * @size:		size in bytes; 0 marks an unused slot
+ * @size:		size in bytes, counted from @addr; 0 marks an unused slot
  * @memtype:		one of the UIO_MEM_* constants
  * @internal_addr:	ioremap()ed address for the stub's own use; the core
  *			never touches it
@@ -207,6 +207,8 @@ int __must_check __devm_uio_register_device(struct module *owner,
 	__devm_uio_register_device(THIS_MODULE, parent, info)
 
 void uio_unregister_device(struct uio_info *info);
+int __must_check devm_uio_reserve_page(struct device *dev,
+				       struct resource *res);
 void uio_event_notify(struct uio_info *info);
 
 /* Values for uio_info.irq */

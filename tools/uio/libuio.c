@@ -781,14 +781,17 @@ int uio_map(struct uio_dev *dev, unsigned int index, void **ptr,
 		return m->err;
 	page = sysconf(_SC_PAGESIZE);
 	/*
-	 * The kernel maps at most the pages that addr .. addr + size - 1
-	 * touches. Without a readable addr, offset is the best guess of
-	 * where in its page the region starts. uio_check_map() keeps
-	 * offset + size far from SIZE_MAX.
+	 * The kernel maps the pages that addr .. addr + size - 1 touches,
+	 * from the page addr is in. The region starts offset bytes into
+	 * addr's page: stubs page-align addr and give the region's place in
+	 * offset (uio_pci_generic, uio_cif), or give an unaligned addr and
+	 * offset 0 (Linux 6.1's uio_pdrv_genirq); addr % page + offset is
+	 * right for both. An unreadable addr counts as page aligned.
+	 * uio_check_map() keeps offset + size far from SIZE_MAX.
 	 */
-	inpage = m->addr_known ? m->addr & (page - 1) : m->offset;
+	inpage = m->addr_known ? m->addr & (page - 1) : 0;
 	len = (inpage + m->size + page - 1) & ~(page - 1);
-	if (m->offset >= page || m->offset >= len)
+	if (m->offset >= page || inpage + m->offset >= len)
 		return -EOVERFLOW;
 	mp = &dev->mappings[index];
 	if (!mp->base) {
@@ -799,7 +802,7 @@ int uio_map(struct uio_dev *dev, unsigned int index, void **ptr,
 		mp->base = base;
 		mp->len = len;
 	}
-	*ptr = (char *)mp->base + m->offset;
+	*ptr = (char *)mp->base + inpage + m->offset;
 	if (size)
 		*size = m->size;
 	return 0;

@@ -49,7 +49,7 @@ extern "C" {
  * @addr_known:	false if addr could not be read (mode 0400 for non-root)
  * @addr:	bus/physical or kernel address; valid if @addr_known
  * @size:	size in bytes
- * @offset:	offset of the device's first byte within the first page
+ * @offset:	offset of the device's first byte within addr's page
  */
 struct uio_map_info {
 	unsigned int	index;
@@ -272,8 +272,9 @@ int uio_fd(const struct uio_dev *dev);
  * uio_map() - map a region by index
  * @dev:	the handle
  * @index:	map index M (as in maps/mapM)
- * @ptr:	set to the address of the device's first byte (the mapping
- *		plus the map's offset)
+ * @ptr:	set to the address of the device's first byte: the mapping
+ *		plus the map's offset, plus addr's offset in its page if a
+ *		stub left addr unaligned
  * @size:	if not NULL, set to the map's size in bytes
  *
  * Mapping a region twice returns the first mapping again. The mapping is

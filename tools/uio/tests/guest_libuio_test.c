@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "libuio.h"
+#include "cif/cif_dpram.h"
 
 #define TEST_TIMEOUT_S	20
 #define TEST_SKIP	4
@@ -234,6 +235,30 @@ static void test_bar0_reads_edu_id_and_liveness(void)
 	CHECK_EQ(RD(bar, EDU_LIVENESS), (uint32_t)~0x12345678u);
 	WR(bar, EDU_LIVENESS, 0);
 	CHECK_EQ(RD(bar, EDU_LIVENESS), 0xffffffffu);
+	uio_close(dev);
+}
+
+/*
+ * The CIF card's 128-byte PLX block through uio_cif: the pointer libuio
+ * returns is the first register (LAS0RR, a read-only reset value)
+ * wherever in its page the BAR sits.
+ */
+static void test_cif_map0_reaches_first_plx_register(void)
+{
+	const struct uio_map_info *m;
+	struct uio_dev *dev;
+	void *plx;
+
+	if (uio_open_by_name("CIF_Profibus", &dev) &&
+	    uio_open_by_name("CIF_Devicenet", &dev))
+		skip("no uio_cif device in this guest");
+	REQUIRE_OK(uio_map(dev, 0, &plx, NULL));
+	m = &uio_info(dev)->maps[0];
+	CHECK_EQ(m->index, 0);
+	CHECK(m->addr_known);
+	CHECK_EQ(m->addr % getpagesize(), 0);
+	CHECK_EQ((uintptr_t)plx % getpagesize(), m->offset);
+	CHECK_EQ(RD(plx, CIF_PLX_LAS0RR), CIF_PLX_LAS0RR_RESET);
 	uio_close(dev);
 }
 
@@ -457,6 +482,7 @@ static const struct test tests[] = {
 	T(test_map0_matches_bar0_resource),
 	T(test_bar0_reads_edu_id_and_liveness),
 	T(test_factorial_register_computes_5),
+	T(test_cif_map0_reaches_first_plx_register),
 	T(test_irq_round_trip_counts_each_interrupt),
 	T(test_irq_disable_holds_event_until_enable),
 	T(test_lsuio_json_lists_the_edu),

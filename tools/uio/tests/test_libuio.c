@@ -204,7 +204,7 @@ static void good_tree(void)
 	add_device(0, "pci0000:00/0000:00:04.0", "uio_pci_generic\n",
 		   "0.01.0\n", "7\n");
 	add_map(0, 0, "BAR0\n", "0xfea00000\n", "0x100000\n", "0x0\n");
-	add_map(0, 2, "BAR2\n", "0xfe000010\n", "0x20\n", "16\n");
+	add_map(0, 2, "BAR2\n", "0xfe000000\n", "0x30\n", "16\n");
 	put("port_x86\n", "%s/portio/port0/porttype", devdir[0]);
 	put("BAR1\n", "%s/portio/port0/name", devdir[0]);
 	put("0xc000\n", "%s/portio/port0/start", devdir[0]);
@@ -317,7 +317,7 @@ static void test_map_numbering_gaps_keep_indices(void)
 	CHECK_STR(info.maps[1].name, "BAR2");
 	/* offset in decimal is accepted as well as hex */
 	CHECK_EQ(info.maps[1].offset, 16);
-	CHECK_EQ(info.maps[1].size, 0x20);
+	CHECK_EQ(info.maps[1].size, 0x30);
 	CHECK_EQ(info.maps[1].err, 0);
 }
 
@@ -584,7 +584,7 @@ static void test_unreadable_addr_is_unknown_not_error(void)
 	CHECK(!info.maps[0].addr_known);
 	CHECK_EQ(info.maps[0].size, 0x100000);
 	CHECK(info.maps[1].addr_known);
-	CHECK_EQ(info.maps[1].addr, 0xfe000010);
+	CHECK_EQ(info.maps[1].addr, 0xfe000000);
 }
 
 static void test_unreadable_name_is_eacces(void)
@@ -708,11 +708,40 @@ static void test_map_points_at_offset_in_map_page(void)
 	/* map2: page 2, offset 16: word 4 of page 2 */
 	CHECK_EQ(uio_map(dev, 2, (void **)&p, &size), 0);
 	if (!failures) {
-		CHECK_EQ(size, 0x20);
+		CHECK_EQ(size, 0x30);
 		CHECK_EQ(p[0], 0x00020004);
 		CHECK_EQ((uintptr_t)p % page, 16);
 		CHECK_EQ(uio_map(dev, 2, (void **)&again, NULL), 0);
 		CHECK(again == p);
+	}
+	uio_close(dev);
+}
+
+/*
+ * The first register of a region that does not start on a page boundary,
+ * described both ways mainline stubs do: Linux 6.1's uio_pci_generic
+ * (page-aligned addr, the region's offset in offset) and its
+ * uio_pdrv_genirq (unaligned addr, no offset).
+ */
+static void test_map_reaches_unaligned_first_register(void)
+{
+	struct uio_dev *dev;
+	uint32_t *p;
+
+	good_tree();
+	add_map(0, 1, "aligned\n", "0x40000000\n", "0x100\n", "0x80\n");
+	add_map(0, 3, "unaligned\n", "0x40000080\n", "0x80\n", NULL);
+	dev_file(0, 4);
+	REQUIRE(!uio_open(0, &dev));
+	CHECK_EQ(uio_map(dev, 1, (void **)&p, NULL), 0);
+	if (!failures) {
+		CHECK_EQ((uintptr_t)p % page, 0x80);
+		CHECK_EQ(p[0], 0x00010020);
+	}
+	CHECK_EQ(uio_map(dev, 3, (void **)&p, NULL), 0);
+	if (!failures) {
+		CHECK_EQ((uintptr_t)p % page, 0x80);
+		CHECK_EQ(p[0], 0x00030020);
 	}
 	uio_close(dev);
 }
@@ -762,14 +791,14 @@ static unsigned long mapping_len(const void *addr)
 static void test_map_length_covers_the_pages_of_the_region(void)
 {
 	struct uio_dev *dev;
-	char addr[32], off[32];
+	char size[32], off[32];
 	void *p;
 
 	good_tree();
 	/* straddles a page boundary: two pages */
-	snprintf(addr, sizeof(addr), "0x%lx\n", 0x40000000 + page - 16);
+	snprintf(size, sizeof(size), "0x%lx\n", page - 16 + 0x20);
 	snprintf(off, sizeof(off), "0x%lx\n", page - 16);
-	add_map(0, 1, NULL, addr, "0x20\n", off);
+	add_map(0, 1, NULL, "0x40000000\n", size, off);
 	/* page-aligned addr, offset inside size (mainline style): one page */
 	snprintf(off, sizeof(off), "0x%lx\n", page);
 	add_map(0, 3, NULL, "0x40000000\n", off, "0x10\n");
@@ -1036,6 +1065,7 @@ static const struct test tests[] = {
 	T(test_open_without_node_is_enodev),
 	T(test_open_by_name_and_parent_pick_the_device),
 	T(test_map_points_at_offset_in_map_page),
+	T(test_map_reaches_unaligned_first_register),
 	T(test_map_writes_reach_the_device),
 	T(test_map_length_covers_the_pages_of_the_region),
 	T(test_map_by_name_and_missing_maps),

@@ -92,7 +92,7 @@ def good_tree():
     t.pci_parent("0000:00:04.0", "uio_pci_generic")
     t.device(0, "pci0000:00/0000:00:04.0", "uio_pci_generic", "0.01.0", 7)
     t.map(0, 0, "BAR0", "0xfea00000", "0x100000", "0x0")
-    t.map(0, 2, "BAR2", "0xfe000010", "0x20", "16")
+    t.map(0, 2, "BAR2", "0xfe000000", "0x30", "16")
     t.put(t.devdirs[0] + "/portio/port0/name", "BAR1\n")
     t.put(t.devdirs[0] + "/portio/port0/start", "0xc000\n")
     t.put(t.devdirs[0] + "/portio/port0/size", "0x20\n")
@@ -138,7 +138,7 @@ def test_maps_option_adds_map_lines(t):
     check_eq(lines, [
         PLAIN.splitlines(True)[0],
         "\tmap0: BAR0 addr=0xfea00000 size=0x100000 offset=0x0\n",
-        "\tmap2: BAR2 addr=0xfe000010 size=0x20 offset=0x10\n",
+        "\tmap2: BAR2 addr=0xfe000000 size=0x30 offset=0x10\n",
         PLAIN.splitlines(True)[1],
         PLAIN.splitlines(True)[2],
     ], "lines")
@@ -171,8 +171,8 @@ def test_json_is_versioned_and_complete(t):
     check_eq(d["maps"], [
         {"index": 0, "name": "BAR0", "addr": "0xfea00000",
          "size": 0x100000, "offset": 0},
-        {"index": 2, "name": "BAR2", "addr": "0xfe000010",
-         "size": 0x20, "offset": 16},
+        {"index": 2, "name": "BAR2", "addr": "0xfe000000",
+         "size": 0x30, "offset": 16},
     ], "maps")
     check_eq(d["portio"], [{"index": 0, "name": "BAR1", "start": 0xc000,
                             "size": 0x20, "porttype": "port_x86"}], "portio")

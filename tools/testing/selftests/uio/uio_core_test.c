@@ -1636,4 +1636,44 @@ TEST_F_TIMEOUT(nested, unregister_frees_irq_after_last_irqcontrol, 120)
 	EXPECT_TRUE(irq_listed(self->irq, "uio_test_nested"));
 }
 
+/*
+ * A region smaller than a page is mappable only while the rest of its page
+ * is kept free for it (better than Linux 6.1, which maps the whole page
+ * whatever else is in it): the stub's "alone" region gets the rest of its
+ * page reserved in /proc/iomem and maps; "shared" has a neighbour in its
+ * page, so its map is not offered and mmap() fails with EINVAL.
+ */
+TEST(subpage_map_only_with_rest_of_page_reserved)
+{
+	unsigned long long page = getpagesize(), addr[2];
+	int minor = uio_find("uio_test_subpage"), fd, i;
+	char path[PATH_MAX], attr[32];
+	void *p;
+
+	ASSERT_LE(0, minor);
+	for (i = 0; i < 2; i++) {
+		snprintf(attr, sizeof(attr), "maps/map%d/addr", i);
+		uio_path(path, sizeof(path), minor, attr);
+		addr[i] = uio_sysfs_num(path);
+		ASSERT_EQ(0, addr[i] % page);
+	}
+	EXPECT_TRUE(uio_iomem_has(addr[0] + 128, addr[0] + page - 1,
+				  "uio sub-page reserve"));
+	EXPECT_FALSE(uio_iomem_has(addr[1] + 128, addr[1] + page - 1,
+				   "uio sub-page reserve"));
+
+	fd = uio_open_minor(minor, O_RDWR);
+	ASSERT_LE(0, fd);
+	p = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	EXPECT_NE(MAP_FAILED, p);
+	if (p != MAP_FAILED)
+		munmap(p, page);
+	p = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, page);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+	if (p != MAP_FAILED)
+		munmap(p, page);
+	close(fd);
+}
+
 TEST_HARNESS_MAIN

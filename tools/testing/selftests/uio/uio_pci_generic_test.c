@@ -175,6 +175,7 @@ TEST_F(edu, sysfs_describes_bar0)
 {
 	char path[PATH_MAX], buf[64], line[128];
 	unsigned long long start, end, flags;
+	unsigned long long page = getpagesize();
 	int fields;
 	FILE *f;
 
@@ -190,13 +191,17 @@ TEST_F(edu, sysfs_describes_bar0)
 	fields = sscanf(line, "%llx %llx %llx", &start, &end, &flags);
 	ASSERT_EQ(3, fields);
 
+	/* Linux 6.1's description: page, offset in it, named as the device. */
 	uio_path(path, sizeof(path), self->minor, "maps/map0/addr");
-	EXPECT_EQ((long long)start, uio_sysfs_num(path));
+	EXPECT_EQ((long long)(start & ~(page - 1)), uio_sysfs_num(path));
+	uio_path(path, sizeof(path), self->minor, "maps/map0/offset");
+	EXPECT_EQ((long long)(start & (page - 1)), uio_sysfs_num(path));
 	uio_path(path, sizeof(path), self->minor, "maps/map0/size");
-	EXPECT_EQ((long long)(end - start + 1), uio_sysfs_num(path));
+	EXPECT_EQ((long long)((start % page + end - start + page) / page * page),
+		  uio_sysfs_num(path));
 	uio_path(path, sizeof(path), self->minor, "maps/map0/name");
 	ASSERT_EQ(0, uio_sysfs_read(path, buf, sizeof(buf)));
-	EXPECT_STREQ("BAR0", buf);
+	EXPECT_STREQ(self->addr, buf);
 	/* Physical addresses are not secret: readable by all. */
 	uio_path(path, sizeof(path), self->minor, "maps/map0/addr");
 	EXPECT_EQ(0, access(path, R_OK));
@@ -749,7 +754,8 @@ FIXTURE(bigbar) {
 	char addr[NAME_MAX + 1];
 	int minor;
 	int fd;
-	size_t size;		/* BAR0, map0 */
+	int map;		/* the map of BAR0 */
+	size_t size;		/* its size */
 	unsigned long long phys;	/* its bus address */
 	bool huge;		/* does this kernel use PMD entries? */
 };
@@ -827,7 +833,7 @@ static int pci_bind(const char *addr)
 
 FIXTURE_SETUP(bigbar)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], attr[32];
 	long long v;
 
 	self->fd = -1;
@@ -837,11 +843,16 @@ FIXTURE_SETUP(bigbar)
 	ASSERT_EQ(0, pci_bind(self->addr));
 	self->minor = uio_pci_minor(self->addr);
 	ASSERT_GE(self->minor, 0);
-	uio_path(path, sizeof(path), self->minor, "maps/map0/size");
+	/* Prefetchable: after the BARs mainline exposes, as "BAR0". */
+	self->map = uio_map_by_name(self->minor, "BAR0");
+	ASSERT_GE(self->map, 0);
+	snprintf(attr, sizeof(attr), "maps/map%d/size", self->map);
+	uio_path(path, sizeof(path), self->minor, attr);
 	v = uio_sysfs_num(path);
 	ASSERT_GE(v, (long long)BIGBAR_MIN);
 	self->size = v;
-	uio_path(path, sizeof(path), self->minor, "maps/map0/addr");
+	snprintf(attr, sizeof(attr), "maps/map%d/addr", self->map);
+	uio_path(path, sizeof(path), self->minor, attr);
 	v = uio_sysfs_num(path);
 	ASSERT_GT(v, 0);
 	self->phys = v;
@@ -859,9 +870,11 @@ FIXTURE_TEARDOWN(bigbar)
 		uio_sysfs_write(UPG_DRIVER "/unbind", self->addr);
 }
 
-static volatile uint32_t *bigbar_map(int fd, void *hint, size_t len)
+static volatile uint32_t *bigbar_map(struct _test_data_bigbar *self,
+				     void *hint, size_t len)
 {
-	void *p = mmap(hint, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	void *p = mmap(hint, len, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd,
+		       (off_t)self->map * getpagesize());
 
 	return p == MAP_FAILED ? NULL : p;
 }
@@ -879,7 +892,7 @@ TEST_F_TIMEOUT(bigbar, whole_bar_in_huge_entries, 60)
 	size_t off;
 	long faults;
 
-	p = bigbar_map(self->fd, NULL, self->size);
+	p = bigbar_map(self, NULL, self->size);
 	ASSERT_NE(NULL, p);
 	faults = touch_pages(p, self->size);
 	ksft_print_msg("%zu MiB BAR: %ld faults for %zu pages (%s)\n",
@@ -908,19 +921,19 @@ TEST_F_TIMEOUT(bigbar, misaligned_and_partial_fall_back, 60)
 	long faults;
 	char *hint;
 
-	whole = bigbar_map(self->fd, NULL, self->size);
+	whole = bigbar_map(self, NULL, self->size);
 	ASSERT_NE(NULL, whole);
 	for (off = 0; off < len; off += SZ_4K)
 		whole[off / 4] = off ^ 0xa5a5a5a5;
 
 	/* Find a free, aligned place, then map one page past it. */
-	p = bigbar_map(self->fd, NULL, len + SZ_2M);
+	p = bigbar_map(self, NULL, len + SZ_2M);
 	ASSERT_NE(NULL, p);
 	munmap((void *)p, len + SZ_2M);
 	hint = (char *)p + SZ_4K;
 	if (pmd_congruent((void *)hint, self->phys))
 		hint += SZ_4K;
-	p = bigbar_map(self->fd, hint, len);
+	p = bigbar_map(self, hint, len);
 	ASSERT_NE(NULL, p);
 	ASSERT_FALSE(pmd_congruent(p, self->phys));
 	faults = touch_pages(p, len);
@@ -933,7 +946,7 @@ TEST_F_TIMEOUT(bigbar, misaligned_and_partial_fall_back, 60)
 	munmap((void *)p, len);
 
 	/* One PMD entry, then 257 pages that fill no block. */
-	p = bigbar_map(self->fd, NULL, odd);
+	p = bigbar_map(self, NULL, odd);
 	ASSERT_NE(NULL, p);
 	faults = touch_pages(p, odd);
 	ksft_print_msg("2 MiB + 257 pages: %ld faults\n", faults);
@@ -960,7 +973,7 @@ TEST_F_TIMEOUT(bigbar, proc_mem_and_ptrace_reach_huge_entries, 60)
 	long word;
 	pid_t pid;
 
-	p = bigbar_map(self->fd, NULL, self->size);
+	p = bigbar_map(self, NULL, self->size);
 	ASSERT_NE(NULL, p);
 	touch_pages(p, self->size);
 	p[off / 4] = 0xc0ffee01;
@@ -1007,7 +1020,7 @@ TEST_F_TIMEOUT(bigbar, fork_shares_huge_mapping, 60)
 	long faults;
 	pid_t pid;
 
-	p = bigbar_map(self->fd, NULL, self->size);
+	p = bigbar_map(self, NULL, self->size);
 	ASSERT_NE(NULL, p);
 	for (off = 0; off < self->size; off += SZ_2M)
 		p[off / 4] = off | 1;
@@ -1051,7 +1064,7 @@ TEST_F_TIMEOUT(bigbar, unbind_zaps_huge_entries, 60)
 	int memfd;
 	size_t i;
 
-	p = bigbar_map(self->fd, NULL, self->size);
+	p = bigbar_map(self, NULL, self->size);
 	ASSERT_NE(NULL, p);
 	touch_pages(p, self->size);
 	ASSERT_EQ(0, uio_sysfs_write(UPG_DRIVER "/unbind", self->addr));
@@ -1065,6 +1078,53 @@ TEST_F_TIMEOUT(bigbar, unbind_zaps_huge_entries, 60)
 				   self->fd, 0));
 	EXPECT_EQ(EIO, errno);
 	munmap((void *)p, self->size);
+}
+
+/*
+ * Map numbers and names as on Linux 6.1, which exposes only 32-bit
+ * non-prefetchable memory BARs, named after the device: the VGA's
+ * register BAR2 is map 0 and its prefetchable BAR0 follows as map 1,
+ * "BAR0". Each map's page-aligned addr plus offset is its BAR's start.
+ */
+TEST_F(bigbar, maps_numbered_as_mainline)
+{
+	unsigned long long start[3], end, flags;
+	char path[PATH_MAX], buf[64];
+	long long addr, offset, size;
+	size_t page = getpagesize();
+	int bar, map, bars[2] = { 2, 0 };
+	FILE *f;
+
+	snprintf(path, sizeof(path), PCI_DEVICES "/%s/resource", self->addr);
+	f = fopen(path, "r");
+	ASSERT_NE(NULL, f);
+	for (bar = 0; bar < 3; bar++)
+		ASSERT_EQ(3, fscanf(f, "%llx %llx %llx", &start[bar], &end,
+				    &flags));
+	fclose(f);
+
+	for (map = 0; map < 2; map++) {
+		bar = bars[map];
+		snprintf(buf, sizeof(buf), "maps/map%d/name", map);
+		uio_path(path, sizeof(path), self->minor, buf);
+		ASSERT_EQ(0, uio_sysfs_read(path, buf, sizeof(buf)));
+		EXPECT_STREQ(bar == 2 ? self->addr : "BAR0", buf);
+		snprintf(buf, sizeof(buf), "maps/map%d/addr", map);
+		uio_path(path, sizeof(path), self->minor, buf);
+		addr = uio_sysfs_num(path);
+		snprintf(buf, sizeof(buf), "maps/map%d/offset", map);
+		uio_path(path, sizeof(path), self->minor, buf);
+		offset = uio_sysfs_num(path);
+		snprintf(buf, sizeof(buf), "maps/map%d/size", map);
+		uio_path(path, sizeof(path), self->minor, buf);
+		size = uio_sysfs_num(path);
+		EXPECT_EQ(0, addr % page);
+		EXPECT_EQ(start[bar], (unsigned long long)(addr + offset));
+		EXPECT_EQ(0, size % page);
+	}
+	EXPECT_EQ(self->map, 1);
+	uio_path(path, sizeof(path), self->minor, "maps/map2");
+	EXPECT_EQ(-1, access(path, F_OK));
 }
 
 TEST_HARNESS_MAIN

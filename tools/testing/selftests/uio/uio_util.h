@@ -120,6 +120,41 @@ static inline void uio_path(char *buf, size_t len, int minor, const char *file)
 	snprintf(buf, len, UIO_CLASS "/uio%d/%s", minor, file);
 }
 
+/* Does /proc/iomem list [start, end] as name (root sees addresses)? */
+static inline bool uio_iomem_has(unsigned long long start,
+				 unsigned long long end, const char *name)
+{
+	unsigned long long s, e;
+	char line[256], what[128];
+	bool found = false;
+	FILE *f;
+
+	f = fopen("/proc/iomem", "r");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, " %llx-%llx : %127[^\n]", &s, &e, what) == 3 &&
+			s == start && e == end && !strcmp(what, name);
+	fclose(f);
+	return found;
+}
+
+/* The number of the first map of uioN called name, or -ENOENT. */
+static inline int uio_map_by_name(int minor, const char *name)
+{
+	char path[PATH_MAX], file[32], buf[64];
+	int map;
+
+	for (map = 0; map < 5; map++) {
+		snprintf(file, sizeof(file), "maps/map%d/name", map);
+		uio_path(path, sizeof(path), minor, file);
+		if (!uio_sysfs_read(path, buf, sizeof(buf)) &&
+		    !strcmp(buf, name))
+			return map;
+	}
+	return -ENOENT;
+}
+
 static inline int uio_open_minor(int minor, int flags)
 {
 	char node[32];

@@ -15,7 +15,10 @@
 #     every other includer of <linux/uio_driver.h> in the tree (its stubs,
 #     cnic, qedi, target_core_user, ...) compiles unmodified against our
 #     header (users.config), told apart from what does not even build
-#     with the tree's own header
+#     with the tree's own header; under allmodconfig every CONFIG_UIO_* of
+#     the tree's own drivers/uio/Makefile (uio_pdrv_genirq, uio_hv_generic,
+#     6.1's uio_pruss, ...) is set as in the pristine tree, and each =m
+#     one builds in drivers/uio
 #  d. the kselftest suite, built in the tree with lib.mk, passes on the
 #     debug kernel (KASAN, lockdep, UBSAN, kmemleak, delayed kobject
 #     release) with modules built in the tree, without one kernel report
@@ -312,6 +315,50 @@ check_version() {
 	else
 		result FAIL "c. the tree's UIO users compile unmodified" \
 			"could not configure/prepare ($version/compat-prepare.log)"
+	fi
+
+	# The tree's other UIO stubs keep their Kconfig entries and build
+	# lines: allmodconfig gives every CONFIG_UIO_* of the tree's own
+	# drivers/uio/Makefile the value it has in the pristine tree, and each
+	# one that is =m builds as a module in drivers/uio.
+	ba=$base/build-allmod
+	bpa=$base/build-pristine-allmod
+	if [ "$(cat "$ba/.uio-tree" 2>/dev/null)" != "$tree" ]; then
+		rm -rf "$ba"
+		mkdir -p "$ba"
+		echo "$tree" > "$ba/.uio-tree"
+	fi
+	if make -s -C "$pristine" O="$bpa" allmodconfig > "$vlogs/allmod.log" 2>&1 &&
+	   make -s -C "$tree" O="$ba" allmodconfig >> "$vlogs/allmod.log" 2>&1 &&
+	   make -C "$tree" O="$ba" -j"$jobs" drivers/uio/ >> "$vlogs/allmod.log" 2>&1; then
+		built= off= bad=
+		for sym in $(sed -n 's/^obj-\$(CONFIG_\(UIO_[A-Z0-9_]*\)).*/\1/p' \
+				"$pristine/drivers/uio/Makefile"); do
+			obj=$(sed -n "s/^obj-\\\$(CONFIG_$sym)[[:space:]]*+=[[:space:]]*//p" \
+				"$pristine/drivers/uio/Makefile")
+			want=$(grep "^CONFIG_$sym=" "$bpa/.config")
+			have=$(grep "^CONFIG_$sym=" "$ba/.config")
+			if [ "$want" != "$have" ]; then
+				bad="$bad $sym(${have:-unset}, $version: ${want:-unset})"
+			elif [ "$have" = "CONFIG_$sym=m" ] && [ -f "$ba/drivers/uio/$obj" ]; then
+				built="$built ${obj%.o}"
+			elif [ -z "$have" ]; then
+				off="$off ${obj%.o}"
+			else
+				bad="$bad $sym(not built)"
+			fi
+		done
+		detail="$(echo $built | wc -w) =m and built:$built"
+		[ -n "$off" ] && detail="$detail; not selectable on x86_64, as in $version:$off"
+		if [ -z "$bad" ] && [ -n "$built" ]; then
+			result PASS "c. the tree's UIO stubs keep Kconfig and build (allmodconfig)" "$detail"
+		else
+			result FAIL "c. the tree's UIO stubs keep Kconfig and build (allmodconfig)" \
+				"differ:$bad; $detail ($version/allmod.log)"
+		fi
+	else
+		result FAIL "c. the tree's UIO stubs keep Kconfig and build (allmodconfig)" \
+			"allmodconfig or make drivers/uio/ failed ($version/allmod.log)"
 	fi
 
 	# --- d. the suite on the debug kernel ---------------------------

@@ -30,9 +30,11 @@
 # with make NOSTDINC_FLAGS="-nostdinc <it>", the way linux-backports does.
 # The file is empty for the 6.12 tree.
 #
-# The tree's own UIO stubs are copied back into drivers/uio for the compile
-# test; nothing builds them unless asked to (the Makefile is ours). Those that
-# ours replace (uio_cif.c, uio_pci_generic.c) go in as e.g. uio_cif_612.c.
+# The tree's own UIO stubs are copied back into drivers/uio: our Kconfig and
+# Makefile keep their entries (for a stub the target tree dropped, this
+# version's entry is added), so a configuration that enables them builds
+# them. Those that ours replace (uio_cif.c, uio_pci_generic.c) go in as e.g.
+# uio_cif_612.c, built only when asked for.
 set -eu
 
 STRIP_VERSION=1
@@ -152,22 +154,55 @@ if [ -f "$manifest" ]; then
 	done
 fi
 while read -r f; do
-	# With backport/, drivers/uio/Makefile is made below.
-	[ -n "$backport" ] && [ "$f" = drivers/uio/Makefile ] && continue
+	# drivers/uio/Kconfig and Makefile are made below.
+	case $f in
+	drivers/uio/Kconfig|drivers/uio/Makefile) continue ;;
+	esac
 	copy_if_changed "$top/$f" "$tree/$f"
 done < "$manifest.new"
 mv "$manifest.new" "$manifest"
 
-# The backport layer: first on drivers/uio's include path (our Makefile
-# with one line on top), and the same flag for other users of our header.
-if [ -n "$backport" ]; then
-	{
+# Ours, plus the entries of stubs this version has and the tree we submit
+# to dropped (6.1's uio_pruss): a maintainer's tree of this version keeps
+# them when our patch goes in, as this version writes them.
+mk=$tree/drivers/uio/Makefile.new
+kc=$tree/drivers/uio/Kconfig.new
+: > "$mk.extra"
+: > "$kc.extra"
+for sym in $(sed -n 's/^obj-\$(CONFIG_\(UIO_[A-Z0-9_]*\)).*/\1/p' \
+		"$base/pristine/drivers/uio/Makefile"); do
+	grep -q "^obj-\$(CONFIG_$sym)" "$top/drivers/uio/Makefile" && continue
+	grep "^obj-\$(CONFIG_$sym)" "$base/pristine/drivers/uio/Makefile" \
+		>> "$mk.extra"
+	awk -v sym="$sym" '
+		$0 == "config " sym { on = 1; print; next }
+		on && /^(config|menuconfig|if|endif|menu|endmenu|source|comment|choice)( |$)/ { on = 0 }
+		on { print }' "$base/pristine/drivers/uio/Kconfig" |
+		sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' >> "$kc.extra"
+	echo >> "$kc.extra"
+done
+# The backport layer: first on drivers/uio's include path (a line on top
+# of the Makefile), and the same flag for other users of our header.
+{
+	if [ -n "$backport" ]; then
 		echo "# merge-tree.sh: on Linux $version, backport/include first"
 		echo 'LINUXINCLUDE := -I$(srctree)/backport/include $(LINUXINCLUDE)'
-		cat "$top/drivers/uio/Makefile"
-	} > "$tree/drivers/uio/Makefile.new"
-	copy_if_changed "$tree/drivers/uio/Makefile.new" "$tree/drivers/uio/Makefile"
-	rm -f "$tree/drivers/uio/Makefile.new"
+	fi
+	cat "$top/drivers/uio/Makefile" "$mk.extra"
+} > "$mk"
+# Before the Kconfig's closing endif.
+awk -v extra="$kc.extra" '
+	{ line[NR] = $0 }
+	END {
+		for (last = NR; last > 0 && line[last] != "endif"; last--) ;
+		for (i = 1; i < last; i++) print line[i]
+		while ((getline l < extra) > 0) print l
+		for (i = last; i <= NR; i++) print line[i]
+	}' "$top/drivers/uio/Kconfig" > "$kc"
+copy_if_changed "$mk" "$tree/drivers/uio/Makefile"
+copy_if_changed "$kc" "$tree/drivers/uio/Kconfig"
+rm -f "$mk" "$kc" "$mk.extra" "$kc.extra"
+if [ -n "$backport" ]; then
 	echo "-I$tree/backport/include" > "$tree/.uio-backport-cflags.new"
 else
 	: > "$tree/.uio-backport-cflags.new"

@@ -23,6 +23,12 @@
  *                   that counts the calls finding the interrupt without
  *                   a handler (the core must free the line only once no
  *                   irqcontrol() can run any more).
+ * "uio_test_subpage" two 128-byte PHYS maps in address space nothing
+ *                   decodes (a window the module claims above 64 GiB):
+ *                   map0 "alone" in a page of its own, map1 "shared" in a
+ *                   page with another region. Each is offered for mmap()
+ *                   only if devm_uio_reserve_page() keeps the rest of its
+ *                   page free, as uio_pci_generic and uio_cif do.
  *
  * The platform device's sysfs attributes drive it (see the attribute
  * list at the end): fire events, unregister and register "uio_test" again
@@ -31,6 +37,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/fs.h>
 #include <linux/interrupt.h>
+#include <linux/ioport.h>
 #include <linux/irq.h>
 #include <linux/module.h>
 #include <linux/mm.h>
@@ -49,6 +56,8 @@
 #define UIO_TEST_VIRTUAL_SEED	0xa5
 #define UIO_TEST_DMA_SEED	0x3c
 #define UIO_TEST_HOOK_MAGIC	0x686f6f6bU	/* "hook" */
+/* Above the test guest's RAM and devices: address space nobody decodes. */
+#define UIO_TEST_WINDOW_MIN	(64ULL << 30)
 
 /**
  * struct uio_test - the module's state
@@ -57,6 +66,9 @@
  * @info:		the "uio_test" device
  * @noirq:		the "uio_test_noirq" device
  * @nested:		the "uio_test_nested" device
+ * @subpage:		the "uio_test_subpage" device
+ * @window:		address space claimed for @subpage's regions
+ * @region:		@subpage's map0, map1 and map1's page neighbour
  * @logical:		backing of @info map0
  * @virtual:		backing of @info map1
  * @dma:		backing of @info map2
@@ -83,6 +95,9 @@ struct uio_test {
 	struct uio_info		info;
 	struct uio_info		noirq;
 	struct uio_info		nested;
+	struct uio_info		subpage;
+	struct resource		window;
+	struct resource		region[3];
 	void			*logical;
 	void			*virtual;
 	void			*dma;
@@ -249,6 +264,76 @@ static void uio_test_setup_info(struct uio_test *t)
 	info->version = "1.0";
 	info->irq = t->nested_irq;
 	info->handler = uio_test_nested_handler;
+}
+
+/*
+ * Claims two pages of address space nobody decodes and three 128-byte
+ * regions in them: one alone in the first page, two sharing the second.
+ * The reservations live in a devres group of the platform device, which
+ * has no driver to release them.
+ */
+static int uio_test_setup_subpage(struct uio_test *t)
+{
+	static const char * const names[] = { "alone", "shared", "neighbour" };
+	struct device *dev = &t->pdev->dev;
+	struct uio_info *info = &t->subpage;
+	int i, ret;
+
+	t->window.name = "uio_test subpage window";
+	t->window.flags = IORESOURCE_MEM;
+	ret = allocate_resource(&iomem_resource, &t->window, 2 * PAGE_SIZE,
+				UIO_TEST_WINDOW_MIN, iomem_resource.end,
+				PAGE_SIZE, NULL, NULL);
+	if (ret)
+		return ret;
+	for (i = 0; i < ARRAY_SIZE(t->region); i++) {
+		t->region[i].name = names[i];
+		t->region[i].start = t->window.start +
+				     (i ? PAGE_SIZE + (i - 1) * 128 : 0);
+		t->region[i].end = t->region[i].start + 127;
+		t->region[i].flags = IORESOURCE_MEM;
+		ret = request_resource(&t->window, &t->region[i]);
+		if (ret)
+			goto out_release;
+	}
+
+	info->name = "uio_test_subpage";
+	info->version = "1.0";
+	info->irq = UIO_IRQ_NONE;
+	if (!devres_open_group(dev, info, GFP_KERNEL)) {
+		ret = -ENOMEM;
+		goto out_release;
+	}
+	for (i = 0; i < 2; i++) {
+		info->mem[i].name = names[i];
+		info->mem[i].addr = t->region[i].start & PAGE_MASK;
+		info->mem[i].offs = t->region[i].start & ~PAGE_MASK;
+		info->mem[i].size = info->mem[i].offs + 128;
+		info->mem[i].memtype = UIO_MEM_PHYS;
+		if (devm_uio_reserve_page(dev, &t->region[i])) {
+			dev_notice(dev, "%s shares its page with other resources, not mappable\n",
+				   names[i]);
+			info->mem[i].memtype = UIO_MEM_NONE;
+		}
+	}
+	devres_close_group(dev, info);
+	return 0;
+
+out_release:
+	while (--i >= 0)
+		release_resource(&t->region[i]);
+	release_resource(&t->window);
+	return ret;
+}
+
+static void uio_test_free_subpage(struct uio_test *t)
+{
+	int i;
+
+	devres_release_group(&t->pdev->dev, &t->subpage);
+	for (i = 0; i < ARRAY_SIZE(t->region); i++)
+		release_resource(&t->region[i]);
+	release_resource(&t->window);
 }
 
 static ssize_t fire_store(struct device *dev, struct device_attribute *attr,
@@ -698,8 +783,18 @@ static int __init uio_test_init(void)
 	if (ret)
 		goto out_unregister_noirq;
 	t->nested_registered = true;
+	ret = uio_test_setup_subpage(t);
+	if (ret)
+		goto out_unregister_nested;
+	ret = uio_register_device(&t->pdev->dev, &t->subpage);
+	if (ret)
+		goto out_free_subpage;
 	return 0;
 
+out_free_subpage:
+	uio_test_free_subpage(t);
+out_unregister_nested:
+	uio_unregister_device(&t->nested);
 out_unregister_noirq:
 	uio_unregister_device(&t->noirq);
 out_unregister_info:
@@ -722,6 +817,8 @@ static void __exit uio_test_exit(void)
 {
 	struct uio_test *t = uio_test;
 
+	uio_unregister_device(&t->subpage);
+	uio_test_free_subpage(t);
 	uio_unregister_device(&t->nested);
 	uio_unregister_device(&t->noirq);
 	uio_unregister_device(&t->info);
