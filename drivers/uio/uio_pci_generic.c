@@ -11,6 +11,7 @@
 #include <linux/device.h>
 #include <linux/interrupt.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/pci.h>
 #include <linux/uio_driver.h>
 
@@ -20,19 +21,28 @@
  * struct uio_pci_generic_dev - one bound device
  * @info:	what the UIO core sees
  * @pdev:	the PCI device
+ * @intx_lock:	orders irqcontrol() against the unbind's final mask
+ * @leaving:	the device is unbinding: INTx stays masked
  */
 struct uio_pci_generic_dev {
 	struct uio_info	info;
 	struct pci_dev	*pdev;
+	struct mutex	intx_lock;
+	bool		leaving;
 };
 
 static const char * const uio_pci_generic_bar_names[PCI_STD_NUM_BARS] = {
 	"BAR0", "BAR1", "BAR2", "BAR3", "BAR4", "BAR5",
 };
 
+static struct uio_pci_generic_dev *to_uio_pci_generic(struct uio_info *info)
+{
+	return container_of(info, struct uio_pci_generic_dev, info);
+}
+
 static struct pci_dev *uio_pci_generic_pdev(struct uio_info *info)
 {
-	return container_of(info, struct uio_pci_generic_dev, info)->pdev;
+	return to_uio_pci_generic(info)->pdev;
 }
 
 static irqreturn_t uio_pci_generic_handler(int irq, struct uio_info *info)
@@ -48,19 +58,48 @@ static irqreturn_t uio_pci_generic_handler(int irq, struct uio_info *info)
  * released when the core stops calling irqcontrol(), and a managed call in
  * that window would leave an entry that makes the next probe fail.
  */
-static int uio_pci_generic_irqcontrol(struct uio_info *info, s32 irq_on)
+static void uio_pci_generic_mask_intx(struct pci_dev *pdev, bool mask)
 {
-	struct pci_dev *pdev = uio_pci_generic_pdev(info);
 	u16 cmd, want;
 
 	pci_read_config_word(pdev, PCI_COMMAND, &cmd);
-	if (irq_on)
-		want = cmd & ~PCI_COMMAND_INTX_DISABLE;
-	else
+	if (mask)
 		want = cmd | PCI_COMMAND_INTX_DISABLE;
+	else
+		want = cmd & ~PCI_COMMAND_INTX_DISABLE;
 	if (want != cmd)
 		pci_write_config_word(pdev, PCI_COMMAND, want);
-	return 0;
+}
+
+static int uio_pci_generic_irqcontrol(struct uio_info *info, s32 irq_on)
+{
+	struct uio_pci_generic_dev *gdev = to_uio_pci_generic(info);
+	int ret = 0;
+
+	mutex_lock(&gdev->intx_lock);
+	if (gdev->leaving)
+		ret = -EIO;
+	else
+		uio_pci_generic_mask_intx(gdev->pdev, !irq_on);
+	mutex_unlock(&gdev->intx_lock);
+	return ret;
+}
+
+/*
+ * First step of an unbind, before the core frees the interrupt: mask INTx
+ * for good. A device that a last write() left unmasked and asserting
+ * would otherwise hold the shared line up with no handler to claim it
+ * until the Interrupt Disable bit is restored, and the kernel disables
+ * the line for every device on it ("nobody cared").
+ */
+static void uio_pci_generic_quiesce(void *data)
+{
+	struct uio_pci_generic_dev *gdev = data;
+
+	mutex_lock(&gdev->intx_lock);
+	gdev->leaving = true;
+	uio_pci_generic_mask_intx(gdev->pdev, true);
+	mutex_unlock(&gdev->intx_lock);
 }
 
 /*
@@ -214,6 +253,7 @@ static int uio_pci_generic_probe(struct pci_dev *pdev,
 		return -ENOMEM;
 
 	gdev->pdev = pdev;
+	mutex_init(&gdev->intx_lock);
 	gdev->info.name = "uio_pci_generic";
 	gdev->info.version = UIO_PCI_GENERIC_VERSION;
 	gdev->info.release = uio_pci_generic_release;
@@ -230,7 +270,11 @@ static int uio_pci_generic_probe(struct pci_dev *pdev,
 	ret = devm_uio_register_device(&pdev->dev, &gdev->info);
 	if (ret)
 		return dev_err_probe(&pdev->dev, ret, "cannot register UIO device\n");
-	return 0;
+	if (!gdev->info.irqcontrol)
+		return 0;
+	/* Released before the registration: runs first on unbind. */
+	return devm_add_action_or_reset(&pdev->dev, uio_pci_generic_quiesce,
+					gdev);
 }
 
 static struct pci_driver uio_pci_generic_driver = {

@@ -9,7 +9,9 @@ kselftest output and a "=== DMESG BEGIN/END" block. A binary's results
 missing against its plan count as failures (a hang or crash), and every
 kernel report in the log (BUG, WARNING, Oops, lockdep, KASAN, ...) counts
 as one more failure. A "tap:" log is the plain TAP output of one host-side
-test program. The last line is "N passed, N failed[, N skipped]".
+test program. A failed result is followed by the harness's diagnostic
+lines of that test, as "# | ..." (the CI log keeps them). The last line
+is "N passed, N failed[, N skipped]".
 """
 import re
 import sys
@@ -24,30 +26,32 @@ KERNEL_REPORT = re.compile(
     r'INFO: task .* blocked|=== (?:INSMOD|RMMOD) FAILED)')
 
 
-def tap_result(line, prefix):
-    """(ok, name, directive) of a TAP result line, or None."""
+def tap_result(line, prefix, diag=()):
+    """(ok, name, directive, diag) of a TAP result line, or None."""
     m = RESULT.match(line)
     if not m:
         return None
     directive = None
     if m.group(3):
         directive = f'{m.group(3)} {m.group(4) or ""}'.rstrip()
-    return m.group(1) == 'ok', f'{prefix}: {m.group(2)}', directive
+    ok = m.group(1) == 'ok'
+    return ok, f'{prefix}: {m.group(2)}', directive, [] if ok else diag
 
 
 def parse(label, text):
-    """Yield (ok, name, directive) for every result and check found."""
-    current, plan, seen, ended = None, 0, 0, set()
+    """Yield (ok, name, directive, diag) for every result and check."""
+    current, plan, seen, ended, diag = None, 0, 0, set(), []
     in_dmesg = False
     for raw in text.splitlines():
         line = raw.rstrip('\r')
         if line.startswith('=== BEGIN '):
-            current, plan, seen = line.split()[2], 0, 0
+            current, plan, seen, diag = line.split()[2], 0, 0, []
             continue
         if line.startswith('=== END ') and current:
             if seen < plan:
                 yield (False, f'{label}: {current}: {plan - seen} of '
-                       f'{plan} results missing (hang or crash)', None)
+                       f'{plan} results missing (hang or crash)', None,
+                       diag[-20:])
             ended.add(current)
             current = None
             continue
@@ -59,7 +63,8 @@ def parse(label, text):
             continue
         m = KERNEL_REPORT.search(line)
         if m and (in_dmesg or not current):
-            yield False, f'{label}: kernel log: {line.strip()[:160]}', None
+            yield (False, f'{label}: kernel log: {line.strip()[:160]}',
+                   None, [])
             continue
         if not current:
             continue
@@ -67,16 +72,21 @@ def parse(label, text):
         if m:
             plan = int(m.group(1))
             continue
-        result = tap_result(line, f'{label}: {current}')
+        if line.startswith('#  RUN '):
+            diag = []
+        elif line.startswith('#'):
+            diag.append(line)
+        result = tap_result(line, f'{label}: {current}', diag[-20:])
         if result:
             seen += 1
             yield result
     if current:
-        yield False, f'{label}: {current}: guest stopped mid-run', None
+        yield (False, f'{label}: {current}: guest stopped mid-run', None,
+               diag[-20:])
     if not ended:
-        yield False, f'{label}: no test ran (boot failure?)', None
+        yield False, f'{label}: no test ran (boot failure?)', None, []
     if '=== DMESG END' not in text:
-        yield False, f'{label}: guest did not finish (timeout?)', None
+        yield False, f'{label}: guest did not finish (timeout?)', None, []
 
 
 def parse_tap(label, text):
@@ -91,7 +101,7 @@ def parse_tap(label, text):
             seen += 1
             yield result
     if not plan or seen < plan:
-        yield False, f'{label}: {seen} of {plan} results (crash?)', None
+        yield False, f'{label}: {seen} of {plan} results (crash?)', None, []
 
 
 def main(args):
@@ -112,9 +122,11 @@ def main(args):
     print('TAP version 13')
     print(f'1..{len(results)}')
     passed = failed = skipped = 0
-    for i, (ok, name, directive) in enumerate(results, 1):
+    for i, (ok, name, directive, diag) in enumerate(results, 1):
         suffix = f' # {directive}' if directive else ''
         print(f'{"ok" if ok else "not ok"} {i} {name}{suffix}')
+        for line in diag:
+            print(f'# | {line[:300]}')
         if directive and directive.startswith('SKIP'):
             skipped += 1
         elif ok:
