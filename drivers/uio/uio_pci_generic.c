@@ -27,7 +27,7 @@
 struct uio_pci_generic_dev {
 	struct uio_info	info;
 	struct pci_dev	*pdev;
-	struct mutex	intx_lock;
+	struct mutex	intx_lock;	/* irqcontrol() against unbind */
 	bool		leaving;
 };
 
