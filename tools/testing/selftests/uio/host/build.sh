@@ -18,7 +18,8 @@ jobs=$(nproc)
 
 mkdir -p "$out/src" "$out/modules" "$out/tests"
 # Same relative layout as the repository, so the Kbuild include paths hold.
-for d in drivers/uio include/linux backport tools/testing/selftests/uio/uio_test_mod; do
+for d in drivers/uio include/linux backport tools/testing/selftests/uio/uio_test_mod \
+	 tools/testing/selftests/uio/uio_pdev_mod; do
 	mkdir -p "$out/src/$d"
 	cp -a "$top/$d/." "$out/src/$d/"
 done
@@ -30,6 +31,8 @@ make -s -C "$kdir" M="$out/src/drivers/uio" -j"$jobs" W=1 \
 make -s -C "$kdir" M="$out/src/tools/testing/selftests/uio/uio_test_mod" \
 	-j"$jobs" W=1 \
 	KBUILD_EXTRA_SYMBOLS="$out/src/drivers/uio/Module.symvers" modules
+make -s -C "$kdir" M="$out/src/tools/testing/selftests/uio/uio_pdev_mod" \
+	-j"$jobs" W=1 modules
 find "$out/src" -name '*.ko' -exec cp {} "$out/modules/" \;
 
 for t in "$top"/tools/testing/selftests/uio/*_test.c; do

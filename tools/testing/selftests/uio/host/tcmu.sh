@@ -18,39 +18,19 @@ krel=$1
 build=$(cd "$2" && pwd)
 flavour=$3
 root=$4
-top=$(cd "$(dirname "$0")/../../../../.." && pwd)
-cache=${UIO_CACHE:-/var/cache/uio-dev}
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../../../../.." && pwd)
 mods=/lib/modules/$krel
 runner=/usr/bin/tcmu-runner
 handlers=/usr/lib/x86_64-linux-gnu/tcmu-runner
 
 die() { echo "tcmu.sh: $*" >&2; exit 1; }
 
-case "$krel" in
-6.1.*)	version=6.1 ;;
-6.12.*)	version=6.12 ;;
-*)	die "no kernel source known for $krel" ;;
-esac
 case "$flavour" in
 ours|mainline) ;;
 *)	die "flavour must be ours or mainline, not '$flavour'" ;;
 esac
 [ -x "$runner" ] || die "$runner is missing (deps.sh guest installs tcmu-runner)"
-
-# target_core_user.c of the kernel's source, extracted once per tarball.
-tcmu_source() {
-	_tar=/usr/src/linux-source-$version.tar.xz
-	_key=$(stat -c '%s-%Y' "$_tar" | sha256sum | cut -c1-16)
-	_dir=$cache/tcmu-$version-$_key
-	if [ ! -f "$_dir/target_core_user.c" ]; then
-		mkdir -p "$_dir.tmp"
-		tar -xJf "$_tar" -C "$_dir.tmp" --strip-components=3 \
-			"linux-source-$version/drivers/target/target_core_user.c"
-		rm -rf "$_dir"
-		mv "$_dir.tmp" "$_dir"
-	fi
-	echo "$_dir/target_core_user.c"
-}
 
 # copy_libs <binary>...: every library the binaries load, at its path.
 copy_libs() {
@@ -106,7 +86,8 @@ if [ "$flavour" = ours ]; then
 	src=$build/src/tools/testing/selftests/uio/tcmu
 	mkdir -p "$src"
 	cp "$top/tools/testing/selftests/uio/tcmu/Makefile" "$src/"
-	cp "$(tcmu_source)" "$src/"
+	ksrc=$("$here/ksource.sh" "$krel" drivers/target/target_core_user.c)
+	cp "$ksrc/drivers/target/target_core_user.c" "$src/"
 	make -s -C "/usr/src/linux-headers-$krel" M="$src" -j"$(nproc)" \
 		KBUILD_EXTRA_SYMBOLS="$build/src/drivers/uio/Module.symvers" \
 		modules >&2
