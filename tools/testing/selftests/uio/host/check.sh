@@ -86,10 +86,14 @@ for k in $kernels; do
 		setup "kernel $k: the TCMU test's files (tcmu.sh $f)" \
 			"$here/tcmu.sh" "$krel" "$out" "$f" "$out/tcmu-$f" >&2
 	done
-	setup "kernel $k: pack the initramfs" env EXTRA_ROOT="$extra $out/tcmu-ours" \
+	rm -rf "$out/pdrv"
+	setup "kernel $k: the kernel's platform UIO drivers (pdrv.sh)" \
+		"$here/pdrv.sh" "$krel" "$out" "$out/pdrv" >&2
+	setup "kernel $k: pack the initramfs" \
+		env EXTRA_ROOT="$extra $out/tcmu-ours $out/pdrv" \
 		"$here/initramfs.sh" "$out" "$out/initramfs.cpio.gz" \
 		uio_core_test uio_pci_generic_test cif_test uio_stress_test \
-		uio_fuzz_test tcmu_test.sh
+		uio_fuzz_test uio_pdrv_test tcmu_test.sh
 	setup "kernel $k: pack the mainline TCMU initramfs" \
 		env EXTRA_ROOT="$out/tcmu-mainline" UIO_MODULES=" " \
 		"$here/initramfs.sh" "$out" "$out/tcmu-mainline.cpio.gz" \

@@ -21,8 +21,8 @@ drivers="uio_pdrv_genirq uio_dmem_genirq"
 symvers=$build/src/drivers/uio/Module.symvers
 
 [ -f "$symvers" ] || { echo "pdrv.sh: no $symvers: run build.sh" >&2; exit 1; }
-ksrc=$("$here/ksource.sh" "$krel" \
-	$(for d in $drivers; do echo "drivers/uio/$d.c"; done))
+ksrc=$("$here/ksource.sh" "$krel" drivers/uio/uio_pdrv_genirq.c \
+	drivers/uio/uio_dmem_genirq.c)
 
 # The drivers, our headers as build.sh copied them, our exports, the rules.
 key=$({

@@ -140,6 +140,7 @@ static ssize_t raise_store(struct kobject *kobj, struct kobj_attribute *attr,
 	ret = generic_handle_irq_safe(line->irq);
 	return ret ? ret : count;
 }
+
 static struct kobj_attribute uio_pdev_raise = __ATTR_WO(raise);
 
 static ssize_t masked_show(struct kobject *kobj, struct kobj_attribute *attr,
@@ -151,6 +152,7 @@ static ssize_t masked_show(struct kobject *kobj, struct kobj_attribute *attr,
 		return -ENODEV;
 	return sysfs_emit(buf, "%d\n", READ_ONCE(line->masked));
 }
+
 static struct kobj_attribute uio_pdev_masked = __ATTR_RO(masked);
 
 static ssize_t pattern_show(struct kobject *kobj, struct kobj_attribute *attr,
@@ -162,6 +164,7 @@ static ssize_t pattern_show(struct kobject *kobj, struct kobj_attribute *attr,
 		return -ENODEV;
 	return sysfs_emit(buf, "0x%08x\n", line->pattern);
 }
+
 static struct kobj_attribute uio_pdev_pattern = __ATTR_RO(pattern);
 
 static struct attribute *uio_pdev_attrs[] = {
