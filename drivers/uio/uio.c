@@ -1615,7 +1615,11 @@ static const struct file_operations uio_unused_fops = {
 	.open		= uio_open_unused,
 };
 
-static struct cdev uio_unused_cdev;
+/*
+ * Allocated, not static: with DEBUG_KOBJECT_RELEASE its kobject is released
+ * after a delay, which may be after the module is gone.
+ */
+static struct cdev *uio_unused_cdev;
 
 static int __init uio_init(void)
 {
@@ -1629,10 +1633,18 @@ static int __init uio_init(void)
 	if (ret)
 		goto out_unmount;
 
-	cdev_init(&uio_unused_cdev, &uio_unused_fops);
-	ret = cdev_add(&uio_unused_cdev, uio_devt, UIO_MAX_DEVICES);
-	if (ret)
+	uio_unused_cdev = cdev_alloc();
+	if (!uio_unused_cdev) {
+		ret = -ENOMEM;
 		goto out_unregister_region;
+	}
+	uio_unused_cdev->ops = &uio_unused_fops;
+	uio_unused_cdev->owner = THIS_MODULE;
+	ret = cdev_add(uio_unused_cdev, uio_devt, UIO_MAX_DEVICES);
+	if (ret) {
+		kobject_put(&uio_unused_cdev->kobj);
+		goto out_unregister_region;
+	}
 
 	ret = class_register(&uio_class);
 	if (ret)
@@ -1641,7 +1653,7 @@ static int __init uio_init(void)
 	return 0;
 
 out_del_cdev:
-	cdev_del(&uio_unused_cdev);
+	cdev_del(uio_unused_cdev);
 out_unregister_region:
 	unregister_chrdev_region(uio_devt, UIO_MAX_DEVICES);
 out_unmount:
@@ -1654,7 +1666,7 @@ static void __exit uio_exit(void)
 	/* A release may still be pending, e.g. with DEBUG_KOBJECT_RELEASE. */
 	wait_var_event(&uio_devices_alive, !atomic_read(&uio_devices_alive));
 	class_unregister(&uio_class);
-	cdev_del(&uio_unused_cdev);
+	cdev_del(uio_unused_cdev);
 	unregister_chrdev_region(uio_devt, UIO_MAX_DEVICES);
 	kern_unmount(uio_mnt);
 	ida_destroy(&uio_ida);

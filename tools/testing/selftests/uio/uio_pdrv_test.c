@@ -80,14 +80,10 @@ static bool have_modules(void)
 }
 
 /*
- * Skip from the test body, not from the fixture setup: the 6.1 harness runs
- * the body even after a SKIP() in setup.
+ * Each test skips from its body, not from the fixture setup: the 6.1
+ * harness runs the body even after a SKIP() in setup.
  */
-#define NEED_MODULES()							\
-	do {								\
-		if (!have_modules())					\
-			SKIP(return, "no " PDEV_MOD " or drivers in " EXTRA_DIR); \
-	} while (0)
+#define NO_MODULES "no " PDEV_MOD " or drivers in " EXTRA_DIR
 
 /* The stub first, so each driver probes its device while it loads. */
 static int load_all(void)
@@ -217,7 +213,8 @@ TEST_F(line, sysfs_name_version_maps)
 	char path[PATH_MAX], buf[64];
 	long long addr;
 
-	NEED_MODULES();
+	if (!have_modules())
+		SKIP(return, NO_MODULES);
 	uio_path(path, sizeof(path), self->minor, "name");
 	ASSERT_EQ(0, uio_sysfs_read(path, buf, sizeof(buf)));
 	EXPECT_STREQ(variant->name, buf);
@@ -239,7 +236,8 @@ TEST_F(line, mmap_map0_shows_pattern)
 	volatile __u32 *p;
 	size_t i;
 
-	NEED_MODULES();
+	if (!have_modules())
+		SKIP(return, NO_MODULES);
 	p = map_of(self->fd, 0, RES_SIZE);
 	ASSERT_NE(MAP_FAILED, p);
 	for (i = 0; i < RES_SIZE / sizeof(*p); i++)
@@ -258,7 +256,8 @@ TEST_F(line, read_blocks_until_raised)
 	pid_t pid;
 	int status;
 
-	NEED_MODULES();
+	if (!have_modules())
+		SKIP(return, NO_MODULES);
 	start = uio_now();
 	pid = fork();
 	ASSERT_LE(0, pid);
@@ -279,7 +278,8 @@ TEST_F(line, nonblock_read_eagain_then_event)
 	__s32 count = -1;
 	int fd;
 
-	NEED_MODULES();
+	if (!have_modules())
+		SKIP(return, NO_MODULES);
 	fd = uio_open_minor(self->minor, O_RDWR | O_NONBLOCK);
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(-1, read(fd, &count, sizeof(count)));
@@ -298,7 +298,8 @@ TEST_F(line, poll_reports_event_until_read)
 {
 	__s32 count;
 
-	NEED_MODULES();
+	if (!have_modules())
+		SKIP(return, NO_MODULES);
 	EXPECT_EQ(0, wait_event(self->fd, 0));
 	ASSERT_EQ(0, line_raise(variant->line));
 	ASSERT_EQ(1, wait_event(self->fd, IRQ_MS));
@@ -316,7 +317,8 @@ TEST_F(line, event_disables_line_until_irqcontrol_1)
 {
 	__s32 count;
 
-	NEED_MODULES();
+	if (!have_modules())
+		SKIP(return, NO_MODULES);
 	EXPECT_EQ(0, line_num(variant->line, "masked"));
 	ASSERT_EQ(0, line_raise(variant->line));
 	ASSERT_EQ(1, wait_event(self->fd, IRQ_MS));
@@ -345,7 +347,8 @@ TEST_F(line, irqcontrol_0_disables_line)
 {
 	__s32 count;
 
-	NEED_MODULES();
+	if (!have_modules())
+		SKIP(return, NO_MODULES);
 	ASSERT_EQ(sizeof(__s32), irq_on(self->fd, 0));
 	EXPECT_EQ(1, line_num(variant->line, "masked"));
 	ASSERT_EQ(sizeof(__s32), irq_on(self->fd, 0));
@@ -375,7 +378,8 @@ TEST_F(line, unbind_while_open_eio_sigbus)
 	int status;
 	pid_t pid;
 
-	NEED_MODULES();
+	if (!have_modules())
+		SKIP(return, NO_MODULES);
 	p = map_of(self->fd, 0, RES_SIZE);
 	ASSERT_NE(MAP_FAILED, p);
 	EXPECT_EQ((__u32)line_num(variant->line, "pattern"), p[0]);
@@ -414,7 +418,8 @@ TEST_F(line, device_removed_while_open_eio_sigbus)
 	volatile __u32 *p;
 	__s32 count;
 
-	NEED_MODULES();
+	if (!have_modules())
+		SKIP(return, NO_MODULES);
 	p = map_of(self->fd, 0, RES_SIZE);
 	ASSERT_NE(MAP_FAILED, p);
 	EXPECT_EQ((__u32)line_num(variant->line, "pattern"), p[0]);
@@ -460,7 +465,8 @@ static bool dmem_allocated(struct __test_metadata *_metadata, int minor)
 
 TEST_F(dmem, dynamic_regions_sized_and_unallocated_while_closed)
 {
-	NEED_MODULES();
+	if (!have_modules())
+		SKIP(return, NO_MODULES);
 	EXPECT_EQ(getpagesize(), map_num(self->minor, 1, "size"));
 	EXPECT_EQ(3 * getpagesize(), map_num(self->minor, 2, "size"));
 	EXPECT_FALSE(dmem_allocated(_metadata, self->minor));
@@ -474,7 +480,8 @@ TEST_F(dmem, first_open_allocates_mmap_works)
 	volatile __u32 *p, *q;
 	int fd, fd2;
 
-	NEED_MODULES();
+	if (!have_modules())
+		SKIP(return, NO_MODULES);
 	fd = uio_open_minor(self->minor, O_RDWR);
 	ASSERT_LE(0, fd);
 	EXPECT_TRUE(dmem_allocated(_metadata, self->minor));
@@ -511,7 +518,8 @@ TEST_F(dmem, last_close_frees)
 	volatile __u32 *p;
 	int fd, fd2;
 
-	NEED_MODULES();
+	if (!have_modules())
+		SKIP(return, NO_MODULES);
 	fd = uio_open_minor(self->minor, O_RDWR);
 	ASSERT_LE(0, fd);
 	fd2 = uio_open_minor(self->minor, O_RDWR);
