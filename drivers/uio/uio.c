@@ -142,10 +142,11 @@ static struct attribute *uio_attrs[] = {
 };
 ATTRIBUTE_GROUPS(uio);
 
-static struct class uio_class = {
-	.name		= "uio",
-	.dev_groups	= uio_groups,
-};
+/*
+ * Created, not static: the class's kobject may be released after a delay
+ * (DEBUG_KOBJECT_RELEASE), and then after the module is gone.
+ */
+static struct class *uio_class;
 
 /*
  * maps/mapN and portio/portN: a directory kobject for "maps" and one for
@@ -1382,7 +1383,7 @@ int __uio_register_device(struct module *owner, struct device *parent,
 	/* From here on uio_device_release() frees everything. */
 	atomic_inc(&uio_devices_alive);
 	device_initialize(&idev->dev);
-	idev->dev.class = &uio_class;
+	idev->dev.class = uio_class;
 	idev->dev.parent = parent;
 	idev->dev.devt = idev->inode->i_rdev;
 	idev->dev.release = uio_device_release;
@@ -1646,9 +1647,12 @@ static int __init uio_init(void)
 		goto out_unregister_region;
 	}
 
-	ret = class_register(&uio_class);
-	if (ret)
+	uio_class = class_create("uio");
+	if (IS_ERR(uio_class)) {
+		ret = PTR_ERR(uio_class);
 		goto out_del_cdev;
+	}
+	uio_class->dev_groups = uio_groups;
 	WRITE_ONCE(uio_core_ready, true);
 	return 0;
 
@@ -1665,7 +1669,7 @@ static void __exit uio_exit(void)
 {
 	/* A release may still be pending, e.g. with DEBUG_KOBJECT_RELEASE. */
 	wait_var_event(&uio_devices_alive, !atomic_read(&uio_devices_alive));
-	class_unregister(&uio_class);
+	class_destroy(uio_class);
 	cdev_del(uio_unused_cdev);
 	unregister_chrdev_region(uio_devt, UIO_MAX_DEVICES);
 	kern_unmount(uio_mnt);
