@@ -686,6 +686,65 @@ static unsigned long uio_vma_map_page(const struct uio_vma_map *vm,
 }
 
 /*
+ * A fault in a PHYS or IOVA map populates the whole block around it, not
+ * one page: one fault per 4 KiB page made touching a large BAR cost
+ * hundreds of times what mapping it at mmap() time costs. The block is
+ * naturally aligned to UIO_FAULT_BLOCK, so on a kernel that maps huge PFN
+ * entries it never fills part of a neighbouring PMD-sized block that
+ * uio_vma_huge_fault() could have mapped with one entry, and it shares a
+ * single page table. Bounding it also bounds how long the fault holds the
+ * description and so how long unregister can wait for it.
+ */
+#define UIO_FAULT_BLOCK		min_t(unsigned long, PMD_SIZE, SZ_2M)
+
+/**
+ * uio_vma_fault_pfn() - map the block of a PFN map around a fault
+ * @vmf:	the fault
+ * @mem:	the map, held through the description
+ * @index:	the page of the map that faulted
+ *
+ * The faulting page first: it is the one that decides the result. The
+ * others of the block follow as far as the mapping and the map reach;
+ * vmf_insert_pfn() leaves a page that is already present as it is and
+ * reports success for it. If one of them fails (out of memory for a page
+ * table), the rest stays for later faults.
+ *
+ * Context: page fault, the description held.
+ * Return: %VM_FAULT_NOPAGE, or the error of the faulting page.
+ */
+static vm_fault_t uio_vma_fault_pfn(struct vm_fault *vmf,
+				    const struct uio_mem *mem,
+				    unsigned long index)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	unsigned long pfn = PHYS_PFN(mem->addr) + index;
+	unsigned long pages = uio_mem_pages(mem);
+	unsigned long block = ALIGN_DOWN(vmf->address, UIO_FAULT_BLOCK);
+	unsigned long start, end, addr;
+	vm_fault_t ret;
+
+	/* The stub may have withdrawn or shrunk the region since mmap(). */
+	if (!uio_mem_phys_present(mem) || index >= pages)
+		return VM_FAULT_SIGBUS;
+	ret = vmf_insert_pfn(vma, vmf->address, pfn);
+	if (ret & VM_FAULT_ERROR)
+		return ret;
+
+	start = max(vma->vm_start, block);
+	end = min(vma->vm_end, block + UIO_FAULT_BLOCK);
+	/* The map's end, should the mapping reach further. */
+	end = min(end, vmf->address + ((pages - index) << PAGE_SHIFT));
+	pfn -= (vmf->address - start) >> PAGE_SHIFT;
+	for (addr = start; addr < end; addr += PAGE_SIZE, pfn++) {
+		if (addr == vmf->address)
+			continue;
+		if (vmf_insert_pfn(vma, addr, pfn) & VM_FAULT_ERROR)
+			break;
+	}
+	return VM_FAULT_NOPAGE;
+}
+
+/*
  * Nothing is mapped at mmap() time: every page comes from this handler,
  * under the description, so a mapping that races with unregister is either
  * zapped by it or never populated.
@@ -711,13 +770,7 @@ static vm_fault_t uio_vma_fault(struct vm_fault *vmf)
 	switch (mem->memtype) {
 	case UIO_MEM_PHYS:
 	case UIO_MEM_IOVA:
-		/* The stub may have withdrawn the region since mmap(). */
-		if (!uio_mem_phys_present(mem)) {
-			ret = VM_FAULT_SIGBUS;
-			break;
-		}
-		ret = vmf_insert_pfn(vma, vmf->address,
-				     PHYS_PFN(mem->addr) + index);
+		ret = uio_vma_fault_pfn(vmf, mem, index);
 		break;
 	case UIO_MEM_LOGICAL:
 		page = virt_to_page(addr);
@@ -938,7 +991,7 @@ static vm_fault_t uio_vma_huge_fault(struct vm_fault *vmf, unsigned int order)
 
 	/* A withdrawn region falls back to uio_vma_fault(), which fails. */
 	ret = VM_FAULT_FALLBACK;
-	if (uio_mem_phys_present(&info->mem[vma->vm_pgoff]) &&
+	if (uio_mem_phys_present(&info->mem[vm->index]) &&
 	    IS_ALIGNED(pfn, 1UL << order)) {
 		switch (order) {
 #ifdef CONFIG_ARCH_SUPPORTS_PMD_PFNMAP
@@ -1186,7 +1239,12 @@ static int uio_mmap_mem(struct uio_device *idev, const struct uio_info *info,
 
 	switch (mem->memtype) {
 	case UIO_MEM_PHYS:
-		vma->vm_page_prot = pgprot_noncached(vma->vm_page_prot);
+		if (idev->wc_size[vma->vm_pgoff])
+			vma->vm_page_prot =
+				pgprot_writecombine(vma->vm_page_prot);
+		else
+			vma->vm_page_prot =
+				pgprot_noncached(vma->vm_page_prot);
 		fallthrough;
 	case UIO_MEM_IOVA:
 		if (!uio_mem_phys_present(mem))
@@ -1268,6 +1326,54 @@ static void uio_device_release(struct device *dev)
 }
 
 /*
+ * Write-combining maps. On x86 a PFN entry does not get the caching of
+ * vm_page_prot but that of the PAT memory type registered for its
+ * physical address (uncached-minus if none is), looked up on every
+ * insertion; so the core registers write-combining for the whole region
+ * while the device is registered. If the range is already registered
+ * with another type, the memory type code lets that one stand (both
+ * sides would otherwise see different caching of the same memory), or
+ * fails; either way the region is mapped as the registered type says.
+ */
+static void uio_wc_reserve(struct uio_device *idev,
+			   const struct uio_info *info)
+{
+	const struct uio_mem *mem;
+	resource_size_t size;
+	phys_addr_t addr;
+	unsigned int i;
+
+	for (i = 0; i < MAX_UIO_MAPS; i++) {
+		mem = &info->mem[i];
+		if (!mem->size || !(mem->flags & UIO_MEM_FLAG_WC) ||
+		    !uio_mem_phys_present(mem))
+			continue;
+		addr = mem->addr & PAGE_MASK;
+		size = (resource_size_t)uio_mem_pages(mem) << PAGE_SHIFT;
+		if (arch_io_reserve_memtype_wc(addr, size)) {
+			dev_warn(&idev->dev, "map%u: memory type conflict, not write-combining\n",
+				 i);
+			continue;
+		}
+		idev->wc_addr[i] = addr;
+		idev->wc_size[i] = size;
+	}
+}
+
+/* Context: every mapping zapped, no fault can map the regions again. */
+static void uio_wc_release(struct uio_device *idev)
+{
+	unsigned int i;
+
+	for (i = 0; i < MAX_UIO_MAPS; i++) {
+		if (!idev->wc_size[i])
+			continue;
+		arch_io_free_memtype_wc(idev->wc_addr[i], idev->wc_size[i]);
+		idev->wc_size[i] = 0;
+	}
+}
+
+/*
  * Make the device unusable: "unavailable" (no operation can pin the
  * description any more), then "woken" (blocked readers and pollers see
  * the device gone), then "unmapped" (every mapping is in the address space,
@@ -1289,6 +1395,7 @@ static void uio_kill(struct uio_device *idev, bool irq_requested)
 	kill_fasync(&idev->async_queue, SIGIO, POLL_HUP);
 	uio_dma_mm_sync(idev);
 	unmap_mapping_range(idev->inode->i_mapping, 0, 0, 1);
+	uio_wc_release(idev);
 }
 
 /* Stop late uio_event_notify() calls before idev can be freed. */
@@ -1308,10 +1415,16 @@ static int uio_check_info(const struct uio_info *info)
 		return -EINVAL;
 	if (uio_has_hw_irq(info) && !info->handler)
 		return -EINVAL;
-	for (mem = info->mem; mem < info->mem + MAX_UIO_MAPS; mem++)
+	for (mem = info->mem; mem < info->mem + MAX_UIO_MAPS; mem++) {
 		if (mem->size && mem->memtype == UIO_MEM_DMA_COHERENT &&
 		    !mem->dma_device)
 			return -EINVAL;
+		if (mem->flags & ~UIO_MEM_FLAG_WC)
+			return -EINVAL;
+		if (mem->size && (mem->flags & UIO_MEM_FLAG_WC) &&
+		    mem->memtype != UIO_MEM_PHYS)
+			return -EINVAL;
+	}
 	return 0;
 }
 
@@ -1391,6 +1504,7 @@ int __uio_register_device(struct module *owner, struct device *parent,
 	ret = dev_set_name(&idev->dev, "uio%d", idev->minor);
 	if (ret)
 		goto out_put;
+	uio_wc_reserve(idev, info);
 
 	cdev_init(&idev->cdev, &uio_fops);
 	idev->cdev.owner = THIS_MODULE;

@@ -7,6 +7,7 @@
 #ifndef _LINUX_UIO_DRIVER_H
 #define _LINUX_UIO_DRIVER_H
 
+#include <linux/bits.h>
 #include <linux/cdev.h>
 #include <linux/device.h>
 #include <linux/fs.h>
@@ -33,12 +34,19 @@ struct uio_region_dir;
  *			mapped page
  * @size:		size in bytes, counted from @addr; 0 marks an unused slot
  * @memtype:		one of the UIO_MEM_* constants
+ * @flags:		%UIO_MEM_FLAG_WC or 0
  * @internal_addr:	ioremap()ed address for the stub's own use; the core
  *			never touches it
  * @dma_device:		%UIO_MEM_DMA_COHERENT only: the device the buffer was
  *			allocated for
  *
  * Map N is selected by mmap() with offset N * PAGE_SIZE.
+ *
+ * %UIO_MEM_FLAG_WC in @flags maps a %UIO_MEM_PHYS region write-combining
+ * instead of uncached: for prefetchable memory such as a frame buffer or
+ * a device's on-board RAM, never for registers. On x86 the core reserves
+ * the PAT memory type of the region while it is registered; if another
+ * user of the same range holds it uncached, the region is mapped so.
  */
 struct uio_mem {
 	const char		*name;
@@ -47,6 +55,7 @@ struct uio_mem {
 	unsigned long		offs;
 	resource_size_t		size;
 	int			memtype;
+	unsigned int		flags;
 	void __iomem		*internal_addr;
 	struct device		*dma_device;
 };
@@ -89,7 +98,9 @@ struct uio_vma_map {
 /**
  * struct uio_device - a registered UIO device, owned by the UIO core
  * @minor:	minor number of /dev/uioN; drivers may read it while the
- *		device is registered, every other member is core-private
+ *		device is registered, and use @dev as the parent of another
+ *		UIO device or as a sysfs link target; every other member is
+ *		core-private
  * @owner:	module pinned while a file of this device is open
  * @dev:	the class device, parent of the sysfs attributes
  * @cdev:	the character device behind /dev/uioN
@@ -111,6 +122,8 @@ struct uio_vma_map {
  *		visible to the zap
  * @vma_maps:	vm_private_data of the mappings of each map, unless the
  *		stub maps them itself
+ * @wc_addr:	start of each write-combining map's reserved memory type
+ * @wc_size:	its size; 0 if the map is not mapped write-combining
  */
 struct uio_device {
 	int			minor;
@@ -128,6 +141,8 @@ struct uio_device {
 	spinlock_t		dma_mm_lock;	/* protects dma_mms */
 	struct list_head	dma_mms;
 	struct uio_vma_map	vma_maps[MAX_UIO_MAPS];
+	phys_addr_t		wc_addr[MAX_UIO_MAPS];
+	resource_size_t		wc_size[MAX_UIO_MAPS];
 };
 
 /**
@@ -222,6 +237,9 @@ void uio_event_notify(struct uio_info *info);
 #define UIO_MEM_VIRTUAL		3
 #define UIO_MEM_IOVA		4
 #define UIO_MEM_DMA_COHERENT	5
+
+/* Bits of uio_mem.flags */
+#define UIO_MEM_FLAG_WC		BIT(0)
 
 /* Values for uio_port.porttype */
 #define UIO_PORT_NONE	0

@@ -681,6 +681,36 @@ int uio_find_by_parent(const char *parent, unsigned int *number)
 	return uio_find(UIO_MATCH_PARENT, parent, 0, number);
 }
 
+int uio_find_vector(const char *parent, unsigned int vector,
+		    unsigned int *number)
+{
+	char path[PATH_MAX], target[PATH_MAX];
+	const char *base;
+	unsigned int first;
+	ssize_t len;
+	int ret;
+
+	ret = uio_find_by_parent(parent, &first);
+	if (ret || !vector) {
+		if (!ret)
+			*number = first;
+		return ret;
+	}
+	/* Vector 0's device link leads to the parent, which links the rest. */
+	ret = uio_path(path, sizeof(path), uio_sysfs_root(),
+		       "class/uio/uio%u/device/uio_vector%u", first, vector);
+	if (ret)
+		return ret;
+	len = readlink(path, target, sizeof(target) - 1);
+	if (len < 0)
+		return errno == ENOENT ? -ENODEV : -errno;
+	target[len] = '\0';
+	base = strrchr(target, '/');
+	if (!uio_parse_index(base ? base + 1 : target, "uio", number))
+		return -ENODEV;
+	return 0;
+}
+
 int uio_open(unsigned int number, struct uio_dev **devp)
 {
 	char path[PATH_MAX];
@@ -728,6 +758,16 @@ int uio_open_by_parent(const char *parent, struct uio_dev **devp)
 	int ret;
 
 	ret = uio_find_by_parent(parent, &number);
+	return ret ? ret : uio_open(number, devp);
+}
+
+int uio_open_vector(const char *parent, unsigned int vector,
+		    struct uio_dev **devp)
+{
+	unsigned int number;
+	int ret;
+
+	ret = uio_find_vector(parent, vector, &number);
 	return ret ? ret : uio_open(number, devp);
 }
 

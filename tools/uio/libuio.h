@@ -210,6 +210,21 @@ int uio_find_by_minor(unsigned int minor, unsigned int *number);
 int uio_find_by_parent(const char *parent, unsigned int *number);
 
 /**
+ * uio_find_vector() - find the device of one interrupt vector of a parent
+ * @parent:	basename of the parent device, e.g. "0000:00:04.0"
+ * @vector:	K; 0 is the device uio_find_by_parent() finds, with the maps
+ * @number:	set to N on success
+ *
+ * uio_pci_generic with several MSI or MSI-X vectors gives vector K > 0 a
+ * device of its own, linked from the parent as uio_vectorK.
+ *
+ * Return: 0, -ENODEV if the parent or the vector has no device, or an
+ * error of uio_list_devices().
+ */
+int uio_find_vector(const char *parent, unsigned int vector,
+		    unsigned int *number);
+
+/**
  * uio_open() - open uioN for mapping and interrupt handling
  * @number:	N
  * @devp:	set to the new handle on success
@@ -239,6 +254,17 @@ int uio_open_by_name(const char *name, struct uio_dev **devp);
  * Return: as uio_find_by_parent() and uio_open().
  */
 int uio_open_by_parent(const char *parent, struct uio_dev **devp);
+
+/**
+ * uio_open_vector() - uio_find_vector() followed by uio_open()
+ * @parent:	basename of the parent device, e.g. "0000:00:04.0"
+ * @vector:	the interrupt vector K
+ * @devp:	set to the new handle on success
+ *
+ * Return: as uio_find_vector() and uio_open().
+ */
+int uio_open_vector(const char *parent, unsigned int vector,
+		    struct uio_dev **devp);
 
 /**
  * uio_close() - unmap every mapped region and close the device

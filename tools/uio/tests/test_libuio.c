@@ -643,6 +643,30 @@ static void test_find_by_parent_matches_link_basename(void)
 	CHECK_EQ(uio_find_by_parent("", &n), -ENODEV);
 }
 
+/*
+ * uio_pci_generic with several vectors: vector 1's device is a child of
+ * vector 0's (its device link names uio0), linked from the PCI device.
+ */
+static void test_find_vector_follows_parent_link(void)
+{
+	unsigned int n = 99;
+
+	good_tree();
+	add_device(3, "pci0000:00/0000:00:04.0/uio/uio0",
+		   "uio_pci_generic:vector1\n", "1.0\n", "0\n");
+	sys_symlink("uio/uio0/uio/uio3",
+		    "devices/pci0000:00/0000:00:04.0/uio_vector1");
+	CHECK_EQ(uio_find_vector("0000:00:04.0", 0, &n), 0);
+	CHECK_EQ(n, 0);
+	CHECK_EQ(uio_find_vector("0000:00:04.0", 1, &n), 0);
+	CHECK_EQ(n, 3);
+	CHECK_EQ(uio_find_vector("0000:00:04.0", 2, &n), -ENODEV);
+	CHECK_EQ(uio_find_vector("0000:00:05.0", 1, &n), -ENODEV);
+	/* The parent's own device stays vector 0's. */
+	CHECK_EQ(uio_find_by_parent("0000:00:04.0", &n), 0);
+	CHECK_EQ(n, 0);
+}
+
 static void test_find_skips_unreadable_devices(void)
 {
 	unsigned int n = 99;
@@ -1061,6 +1085,7 @@ static const struct test tests[] = {
 	T(test_find_by_name_returns_lowest_number),
 	T(test_find_by_minor_reads_dev),
 	T(test_find_by_parent_matches_link_basename),
+	T(test_find_vector_follows_parent_link),
 	T(test_find_skips_unreadable_devices),
 	T(test_open_without_node_is_enodev),
 	T(test_open_by_name_and_parent_pick_the_device),

@@ -1248,9 +1248,10 @@ TEST_F(uio, register_rejects_bad_info)
 	 * NULL parent, no name, IRQ without handler, irq < UIO_IRQ_CUSTOM,
 	 * DMA_COHERENT map without dma_device, and IRQ_NOTCONNECTED: as in
 	 * mainline, -ENOTCONN, so uio_pci_generic must register such a
-	 * device without its irq.
+	 * device without its irq. Then UIO_MEM_FLAG_WC on a LOGICAL map,
+	 * and a flag that does not exist.
 	 */
-	EXPECT_STREQ("-22 -22 -22 -22 -22 -107", buf);
+	EXPECT_STREQ("-22 -22 -22 -22 -22 -107 -22 -22", buf);
 }
 
 /* The unregister in a stub's unwinding after a failed register is a no-op. */

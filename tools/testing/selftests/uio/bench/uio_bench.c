@@ -6,11 +6,15 @@
  * samples, one nanosecond value per line.
  *
  *   uio_bench lat <uio dev> <pci addr> read|poll|epoll write|config \
- *		<iterations> <samples file>
+ *		<iterations> <samples file> [<mode>]
  *	Interrupt-to-user latency on QEMU's edu device: raise the interrupt
  *	through the mapped BAR0, time until read()/poll()/epoll_wait()
  *	returns, acknowledge, re-enable INTx with write(fd, 1) or by clearing
- *	Interrupt Disable in config space, repeat.
+ *	Interrupt Disable in config space, repeat. Or on QEMU's
+ *	ivshmem-doorbell, which rings its own MSI-X vector through its
+ *	doorbell register and needs no acknowledgment. <mode> (the
+ *	interrupt mode of uio_pci_generic, e.g. msi) is appended to the
+ *	result's name.
  *   uio_bench tput <uio dev> <stub sysfs dir> <ms> <runs>
  *	Event throughput: the bench stub calls uio_event_notify() back to
  *	back for <ms> while a thread blocks in read(); the count it ends
@@ -48,6 +52,10 @@
 #define EDU_IRQ_RAISE	0x60
 #define EDU_IRQ_ACK	0x64
 #define EDU_IRQ_BIT	0x1
+
+/* ivshmem-doorbell: its own ID, and the doorbell (ID << 16 | vector). */
+#define IVSHMEM_IVPOSITION	0x08
+#define IVSHMEM_DOORBELL	0x0c
 
 #define PCI_COMMAND		0x04
 #define PCI_COMMAND_INTX_DISABLE 0x400
@@ -114,6 +122,8 @@ struct lat_ctx {
 	int cfg;		/* its config space in sysfs */
 	int ep;			/* epoll instance watching fd */
 	uint32_t *regs;		/* its BAR0 */
+	int ivshmem;		/* an ivshmem-doorbell, not an edu */
+	uint32_t ring;		/* ivshmem: the doorbell value for vector 0 */
 	enum wait_kind wait;
 	int use_write;		/* re-enable by write(fd, 1), else config */
 	uint16_t cmd;		/* command register with INTx enabled */
@@ -171,7 +181,53 @@ static int lat_reenable(struct lat_ctx *c)
 
 static void lat_ack(struct lat_ctx *c)
 {
-	STORE(c->regs[EDU_IRQ_ACK / 4], LOAD(c->regs[EDU_IRQ_STATUS / 4]));
+	if (!c->ivshmem)
+		STORE(c->regs[EDU_IRQ_ACK / 4], LOAD(c->regs[EDU_IRQ_STATUS / 4]));
+}
+
+static void lat_raise(struct lat_ctx *c)
+{
+	if (c->ivshmem)
+		STORE(c->regs[IVSHMEM_DOORBELL / 4], c->ring);
+	else
+		STORE(c->regs[EDU_IRQ_RAISE / 4], EDU_IRQ_BIT);
+}
+
+/* A number from sysfs; -1 if unreadable. */
+static long sysfs_num(const char *path)
+{
+	char buf[32];
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return strtol(buf, NULL, 0);
+}
+
+/* BAR0 of the device: map 0, at the BAR's offset in its first page. */
+static void lat_map(struct lat_ctx *c, const char *uio_dev, const char *addr)
+{
+	char path[256];
+	long off;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/device", addr);
+	c->ivshmem = sysfs_num(path) == 0x1110;
+	snprintf(path, sizeof(path), "/sys/class/uio/%s/maps/map0/offset",
+		 strrchr(uio_dev, '/') + 1);
+	off = sysfs_num(path);
+	if (off < 0)
+		die(path);
+	c->regs = (uint32_t *)((char *)map_region(c->fd, 0,
+						  sysconf(_SC_PAGESIZE)) + off);
+	if (c->ivshmem)
+		c->ring = LOAD(c->regs[IVSHMEM_IVPOSITION / 4]) << 16;
 }
 
 static int cmd_lat(int argc, char **argv)
@@ -185,14 +241,15 @@ static int cmd_lat(int argc, char **argv)
 	int i, n, iters;
 	FILE *out;
 
-	if (argc != 7)
+	if (argc != 7 && argc != 8)
 		return 2;
 	for (i = 0; i < 3; i++)
 		if (!strcmp(argv[3], waits[i]))
 			c.wait = i;
 	c.use_write = !strcmp(argv[4], "write");
 	iters = atoi(argv[5]);
-	snprintf(name, sizeof(name), "lat_%s_%s", argv[3], argv[4]);
+	snprintf(name, sizeof(name), "lat_%s_%s%s%s", argv[3], argv[4],
+		 argc == 8 ? "_" : "", argc == 8 ? argv[7] : "");
 
 	sigaction(SIGALRM, &sa, NULL);
 	c.fd = open(argv[1], O_RDWR);
@@ -209,7 +266,7 @@ static int cmd_lat(int argc, char **argv)
 	ev.data.fd = c.fd;
 	if (c.ep < 0 || epoll_ctl(c.ep, EPOLL_CTL_ADD, c.fd, &ev))
 		die("epoll");
-	c.regs = map_region(c.fd, 0, sysconf(_SC_PAGESIZE));
+	lat_map(&c, argv[1], argv[2]);
 
 	/* Start from a quiet device with INTx enabled. */
 	lat_ack(&c);
@@ -230,7 +287,7 @@ static int cmd_lat(int argc, char **argv)
 		/* Re-armed outside the timed window: a watchdog, not a cost. */
 		alarm(WAIT_MS / 1000);
 		t0 = now_ns();
-		STORE(c.regs[EDU_IRQ_RAISE / 4], EDU_IRQ_BIT);
+		lat_raise(&c);
 		if (lat_wait(&c)) {
 			printf("RESULT %s status=%s at=%d\n", name,
 			       strerror(errno), i);

@@ -19,6 +19,8 @@ mount -t tmpfs tmpfs /tmp
 edu=0000:00:04.0
 # A device with a large 32-bit non-prefetchable BAR (qxl), if present.
 big=0000:00:05.0
+# QEMU's ivshmem-doorbell (MSI-X, no interrupt pin), if present.
+ivshmem=0000:00:0e.0
 stub=/sys/devices/platform/uio_bench
 mkdir -p /tmp/samples
 
@@ -69,6 +71,49 @@ bench_bigmap() {
 	unbind "$big"
 }
 
+# Steer the interrupt of a parent device's UIO device to CPU 0: its INTx
+# or MSI irq, or the MSI-X vector listed in msi_irqs.
+steer_irq() {
+	irq=$(cat "$1/irq")
+	for v in "$1"/msi_irqs/*; do
+		[ -e "$v" ] && irq=${v##*/}
+	done
+	echo 0 > "/proc/irq/$irq/smp_affinity_list" ||
+		echo "# cannot steer IRQ $irq to CPU 0"
+}
+
+# Our uio_pci_generic only: latency with an MSI vector (edu, msi mode)
+# and an MSI-X vector (ivshmem-doorbell, auto mode), named by mode, to
+# set beside INTx (the lat_*_write rows of the same core and round).
+bench_msi_modes() {
+	param=/sys/module/uio_pci_generic/parameters/intr_mode
+	[ -e "$param" ] || return 0
+	unbind "$edu"
+	echo "$edu=msi" > "$param"
+	bind "$edu"
+	for d in "$edu" "$ivshmem"; do
+		[ -e "/sys/bus/pci/devices/$d" ] || continue
+		[ "$d" = "$ivshmem" ] && bind "$d"
+		mdev=$(uio_of "/sys/bus/pci/devices/$d") || {
+			echo "=== NO UIO for $d"
+			continue
+		}
+		mode=$(cat "/sys/bus/pci/devices/$d/intr_mode")
+		echo "# $core: $d at $mdev in $mode mode"
+		steer_irq "/sys/bus/pci/devices/$d"
+		for wait in read poll epoll; do
+			taskset -c 1 /bench/uio_bench lat "$mdev" "$d" $wait write \
+				"$ITERS" "/tmp/samples/$core.r$round.lat_${wait}_write_$mode" \
+				"$mode"
+		done
+		[ "$d" = "$ivshmem" ] && unbind "$d"
+	done
+	unbind "$edu"
+	echo auto > "$param"
+	bind "$edu"
+	dev=$(uio_of "/sys/bus/pci/devices/$edu") || echo "=== NO UIO for $edu"
+}
+
 bench_core() {
 	core=$1
 	round=$2
@@ -92,6 +137,7 @@ bench_core() {
 				"/tmp/samples/$core.r$round.lat_${wait}_$how"
 		done
 	done
+	bench_msi_modes
 	/bench/uio_bench tput "$sdev" "$stub" "$TPUT_MS" "$TPUT_RUNS"
 	taskset -c 1 /bench/uio_bench mem "$dev" "$sdev" /dev/uio_bench "$MEM_ITERS"
 	bench_bigmap

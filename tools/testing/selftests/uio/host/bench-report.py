@@ -26,6 +26,8 @@ import sys
 CORES = ("mainline", "ours")
 WAITS = ("read", "poll", "epoll")
 HOWS = ("config", "write")
+# Interrupt modes of our uio_pci_generic besides INTx, measured on ours only.
+MSI_MODES = ("msi", "msix")
 LAT_TARGET_KERNELS = ("6.12", "6.12-rt")
 MAP_TARGET_KERNELS = ("6.12",)
 
@@ -113,6 +115,15 @@ def round_metrics(core, rnd, r, raw):
                     m["ren_%s_%s_p%d" % (w, h, p)] = pct(ren, p) / 1000.0
                 else:   # no raw samples: the guest's own percentiles
                     m["%s_p%d" % (name, p)] = (num(r[name], "p%d" % p) or 0) / 1000.0
+    for w in WAITS:
+        for mode in MSI_MODES:
+            name = "lat_%s_write_%s" % (w, mode)
+            if r.get(name, {}).get("status") != "ok":
+                continue
+            lat, _ = raw.get("%s.r%d.%s" % (core, rnd, name), ([], []))
+            for p in (50, 99):
+                m["lat_%s_%s_p%d" % (w, mode, p)] = (
+                    pct(lat, p) if lat else num(r[name], "p%d" % p) or 0) / 1000.0
     # Each core with its own way to re-enable: write(fd, 1) if it has one.
     for w in WAITS:
         for p in (50, 99):
@@ -157,6 +168,12 @@ def rows_for():
                 t = lat_t if w != "poll" else None
                 rows.append(("lat %-5s %-6s p%d" % (w, h, p),
                              "lat_%s_%s_p%d" % (w, h, p), "us", t))
+    # Ours only: INTx is the "native" row above, write(fd, 1) on ours.
+    for w in WAITS:
+        for mode in MSI_MODES:
+            for p in (50, 99):
+                rows.append(("lat %-5s %-6s p%d" % (w, mode, p),
+                             "lat_%s_%s_p%d" % (w, mode, p), "us", None))
     rows += [
         ("control: cfg write p50", "ren_read_config_p50", "us", None),
         ("control: cfg write p99", "ren_read_config_p99", "us", None),
@@ -337,7 +354,9 @@ def main():
              "kernel) vs ours, QEMU TCG",
              "latency: edu IRQ raised through mmap'd BAR0 until read()/poll()/epoll_wait() "
              "returns; 'native' = each core's own re-enable (write(fd, 1) if it has "
-             "irqcontrol, else config space)",
+             "irqcontrol, else config space); 'msi' and 'msix' = ours only, "
+             "uio_pci_generic in that mode (edu's MSI, ivshmem-doorbell's MSI-X "
+             "rung through its doorbell), beside ours' 'native' INTx",
              "bigmap: qxl BAR0 mapped whole: mmap(), 1st touch, munmap(); overhead = "
              "mmap + 1st touch + munmap - 2nd touch (same pages, mapped, TLB flushed "
              "before it as before the 1st); 'vs warm' subtracts a touch with a warm TLB",

@@ -4,7 +4,8 @@
 # uio_pci_generic.ko) against ours, on the same kernel: one QEMU/TCG boot
 # per kernel of BENCH_KERNELS (ids of kernel.sh, default "6.12 6.12-rt
 # 6.1"; BENCH_KERNEL=ID alone runs one), with the edu device and a qxl
-# device whose 256 MiB BAR0 mainline's uio_pci_generic exposes too. In
+# device whose 256 MiB BAR0 mainline's uio_pci_generic exposes too, and
+# an ivshmem-doorbell (ivshmem-server.py) for our MSI-X latency. In
 # each boot the cores take turns for BENCH_ROUNDS rounds (mainline, ours,
 # mainline, ours, ...), same benchmark binary, same bench stub source.
 # Writes build/bench/{table.txt,summary.json} and per kernel
@@ -88,11 +89,21 @@ CONF
 	GUEST_INIT=$here/bench-init.sh EXTRA_ROOT=$kout/root UIO_MODULES=" " \
 		"$here/initramfs.sh" "$ours" "$kout/bench.cpio.gz"
 	echo "# $kid: booting QEMU (TCG), mainline's UIO and ours in turns" >&2
+	python3 "$here/ivshmem-server.py" "$kout/ivshmem.sock" &
+	ivshmem_pid=$!
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		[ -S "$kout/ivshmem.sock" ] && break
+		sleep 0.5
+	done
 	QEMU_BIN=$out/qemu-nice UIO_BOOT_TIMEOUT=${UIO_BOOT_TIMEOUT:-1500} \
 		"$here/boot.sh" "$krel" "$kout/bench.cpio.gz" "$kout/guest.log" \
 		-chardev file,id=raw,path="$kout/raw.txt" \
 		-device isa-serial,chardev=raw \
-		-device qxl,ram_size_mb=256,addr=05.0
+		-device qxl,ram_size_mb=256,addr=05.0 \
+		-chardev socket,path="$kout/ivshmem.sock",id=ivshmem \
+		-device ivshmem-doorbell,chardev=ivshmem,vectors=1,ioeventfd=off,addr=0e.0
+	kill "$ivshmem_pid"
+	wait "$ivshmem_pid" 2>/dev/null || true
 	rm -rf "$kout/root" "$kout/src"
 }
 

@@ -74,10 +74,11 @@ apply_model() {
 # Trim the device set and configure the tree in $1/build.
 configure_tree() {
 	# Trim the device set to what the UIO tests need (PC machines, serial
-	# console, edu, our card); minikconf adds whatever the machines
-	# select.  The parallel port and the default NICs are there so plain
-	# command lines work without -parallel none / -nic none.  Written
-	# before configure, which reads it.
+	# console, edu, our card, ivshmem-doorbell as a device with MSI-X and
+	# no interrupt pin); minikconf adds whatever the machines select.
+	# The parallel port and the default NICs are there so plain command
+	# lines work without -parallel none / -nic none.  Written before
+	# configure, which reads it.
 	cat > "$1/configs/devices/x86_64-softmmu/default.mak" <<'MAK'
 CONFIG_I440FX=y
 CONFIG_Q35=y
@@ -90,6 +91,7 @@ CONFIG_TEST_DEVICES=y
 CONFIG_EDU=y
 CONFIG_PCI_TESTDEV=y
 CONFIG_HILSCHER_CIF=y
+CONFIG_IVSHMEM_DEVICE=y
 MAK
 	# --disable-install-blobs: the dfsg tarball has no pc-bios blobs.
 	mkdir -p "$1/build"

@@ -3,8 +3,9 @@
 # `make check`: the host-side tests (the harness's own setup failures,
 # libuio and lsuio against fake sysfs trees, the howto's examples, the CIF
 # model under qtest), then for each kernel: build our modules and the
-# tests, boot our QEMU with two edu devices and the CIF card, boot it
-# again with mainline's uio.ko for the TCMU comparison (tcmu.sh), report.
+# tests, boot our QEMU with two edu devices, the CIF card, VGA and an
+# ivshmem-doorbell served by ivshmem-server.py, boot it again with
+# mainline's uio.ko for the TCMU comparison (tcmu.sh), report.
 #   check.sh [ID...]     kernel ids of kernel.sh (default: $KERNELS, or all)
 #
 # QEMU_BIN replaces our QEMU build (the CIF tests then need its model).
@@ -68,7 +69,28 @@ logs="$logs tap:howto=$top/build/howto.tap"
 setup "build the user-space tools" make -s -C "$tools" STATIC=1 lsuio \
 	examples/edu_uio tests/guest_libuio_test >&2
 extra=$(mktemp -d)
-trap 'rm -rf "$extra"' EXIT
+ivshmem_pid=
+trap 'rm -rf "$extra"; ivshmem_stop' EXIT
+
+# The ivshmem-doorbell device (MSI-X, no interrupt pin) needs a server;
+# four vectors, for the tests of several.
+ivshmem_start() {
+	rm -f "$1"
+	python3 "$here/ivshmem-server.py" "$1" 4 &
+	ivshmem_pid=$!
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		[ -S "$1" ] && return
+		sleep 0.5
+	done
+	fail "ivshmem-server.py did not create $1"
+}
+
+ivshmem_stop() {
+	[ -n "$ivshmem_pid" ] || return 0
+	kill "$ivshmem_pid" 2>/dev/null || true
+	wait "$ivshmem_pid" 2>/dev/null || true
+	ivshmem_pid=
+}
 mkdir -p "$extra/sbin" "$extra/tests"
 cp "$tools/lsuio" "$tools/examples/edu_uio" "$extra/sbin/"
 cp "$tools/tests/guest_libuio_test" "$extra/tests/"
@@ -92,17 +114,21 @@ for k in $kernels; do
 	setup "kernel $k: pack the initramfs" \
 		env EXTRA_ROOT="$extra $out/tcmu-ours $out/pdrv" \
 		"$here/initramfs.sh" "$out" "$out/initramfs.cpio.gz" \
-		uio_core_test uio_pci_generic_test cif_test uio_stress_test \
-		uio_fuzz_test uio_pdrv_test tcmu_test.sh
+		uio_core_test uio_pci_generic_test uio_pci_generic_msi_test \
+		cif_test uio_stress_test uio_fuzz_test uio_pdrv_test tcmu_test.sh
 	setup "kernel $k: pack the mainline TCMU initramfs" \
 		env EXTRA_ROOT="$out/tcmu-mainline" UIO_MODULES=" " \
 		"$here/initramfs.sh" "$out" "$out/tcmu-mainline.cpio.gz" \
 		tcmu_test.sh
 	echo "# kernel $k ($krel): booting" >&2
+	ivshmem_start "$out/ivshmem.sock"
 	# Slot 0c shares the edus' interrupt line on the pc machine.
 	QEMU_BIN=$qemu "$here/boot.sh" "$krel" "$out/initramfs.cpio.gz" \
 		"$out/guest.log" -device hilscher-cif,addr=0c.0,cycle-us=2000 \
-		-device VGA,vgamem_mb=64,addr=10.0 # 64 MiB BAR: huge PFN tests
+		-device VGA,vgamem_mb=64,addr=10.0 \
+		-chardev socket,path="$out/ivshmem.sock",id=ivshmem \
+		-device ivshmem-doorbell,chardev=ivshmem,vectors=4,ioeventfd=off,addr=0e.0
+	ivshmem_stop
 	echo "# kernel $k ($krel): booting mainline's uio.ko for TCMU" >&2
 	QEMU_BIN=$qemu "$here/boot.sh" "$krel" "$out/tcmu-mainline.cpio.gz" \
 		"$out/tcmu-mainline.log"

@@ -618,7 +618,7 @@ static ssize_t bad_register_show(struct device *dev,
 {
 	struct uio_info bad = { .name = "bad", .version = "1" };
 	int no_parent, no_name, no_handler, bad_irq, no_dma_device;
-	int not_connected;
+	int not_connected, wc_logical, unknown_flag;
 
 	no_parent = uio_register_device(NULL, &bad);
 	bad.name = NULL;
@@ -632,13 +632,22 @@ static ssize_t bad_register_show(struct device *dev,
 	bad.mem[0].size = PAGE_SIZE;
 	bad.mem[0].memtype = UIO_MEM_DMA_COHERENT;
 	no_dma_device = uio_register_device(dev, &bad);
+	/* Write-combining is for PHYS maps; other flags do not exist. */
+	bad.mem[0].memtype = UIO_MEM_LOGICAL;
+	bad.mem[0].flags = UIO_MEM_FLAG_WC;
+	wc_logical = uio_register_device(dev, &bad);
+	bad.mem[0].memtype = UIO_MEM_PHYS;
+	bad.mem[0].flags = UIO_MEM_FLAG_WC << 1;
+	unknown_flag = uio_register_device(dev, &bad);
+	bad.mem[0].flags = 0;
 	/* What uio_pci_generic must not pass on: the core does not bind it. */
 	bad.mem[0].size = 0;
 	bad.irq = IRQ_NOTCONNECTED;
 	bad.handler = uio_test_nested_handler;
 	not_connected = uio_register_device(dev, &bad);
-	return sysfs_emit(buf, "%d %d %d %d %d %d\n", no_parent, no_name,
-			  no_handler, bad_irq, no_dma_device, not_connected);
+	return sysfs_emit(buf, "%d %d %d %d %d %d %d %d\n", no_parent, no_name,
+			  no_handler, bad_irq, no_dma_device, not_connected,
+			  wc_logical, unknown_flag);
 }
 static DEVICE_ATTR_RO(bad_register);
 
