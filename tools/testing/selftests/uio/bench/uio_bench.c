@@ -775,7 +775,7 @@ static int cmd_bigmap(int argc, char **argv)
 }
 
 #define WINDOWS		200
-#define WINDOW_LEN	(1ul << 20)
+#define WINDOW_LEN	(1024ul * 1024)
 
 static int cmd_window(int argc, char **argv)
 {
@@ -837,7 +837,7 @@ static uint64_t store_burst_ns(uint64_t *p, size_t len, int iters)
 
 static void wc_path(const char *name, int fd, off_t off, int iters)
 {
-	static const size_t sizes[] = { 4096, 1ul << 20 };
+	static const size_t sizes[] = { 4096, WINDOW_LEN };
 	unsigned int k;
 	void *p;
 
