@@ -114,7 +114,7 @@ for k in $kernels; do
 	setup "kernel $k: pack the initramfs" \
 		env EXTRA_ROOT="$extra $out/tcmu-ours $out/pdrv" \
 		"$here/initramfs.sh" "$out" "$out/initramfs.cpio.gz" \
-		uio_core_test uio_pci_generic_test uio_pci_generic_msi_test \
+		uio_core_test uio_pci_generic_test uio_pci_generic_msi_test uio_dma_test \
 		cif_test uio_stress_test uio_fuzz_test uio_pdrv_test tcmu_test.sh
 	setup "kernel $k: pack the mainline TCMU initramfs" \
 		env EXTRA_ROOT="$out/tcmu-mainline" UIO_MODULES=" " \

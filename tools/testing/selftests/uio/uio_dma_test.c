@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The DMA buffer pool of uio_pci_generic, driving the DMA engine of QEMU's
+ * edu device (docs/specs/edu.txt in QEMU) on a machine without an IOMMU:
+ * refused by default, granted and the kernel tainted with the unsafe
+ * parameter, RAM to device and back through two buffers, configuration
+ * rules, the per-device cap, RLIMIT_MEMLOCK, and unbind while mapped.
+ */
+#define _GNU_SOURCE
+#include <grp.h>
+#include <poll.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "uio_pci_util.h"
+
+#define UIO_PARAMS		"/sys/module/uio/parameters"
+#define UNSAFE_PARAM		UIO_PARAMS "/dma_unsafe_noiommu"
+#define CAP_PARAM		UIO_PARAMS "/dma_max_pool_kib"
+
+/* edu's DMA engine */
+#define EDU_DMA_SRC		0x80
+#define EDU_DMA_DST		0x88
+#define EDU_DMA_COUNT		0x90
+#define EDU_DMA_CMD		0x98
+#define  EDU_DMA_START		0x1
+#define  EDU_DMA_TO_RAM		0x2
+#define  EDU_DMA_IRQ		0x4
+#define EDU_IRQ_DMA		0x100
+#define EDU_DMA_WINDOW		0x40000
+#define EDU_DMA_MASK_BITS	28
+
+#define TAINT_USER		0x40	/* 'U' in /proc/sys/kernel/tainted */
+#define NOBODY			65534
+#define XFER_LEN		4000
+
+FIXTURE(dma) {
+	char addr[NAME_MAX + 1];	/* PCI address of the first edu */
+	int minor;
+	char dir[64];			/* /sys/class/uio/uioN/dma */
+	int fd;				/* /dev/uioN, -1 while closed */
+};
+
+static int dma_write(const char *dir, const char *file, const char *val)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	return uio_sysfs_write(path, val);
+}
+
+static int dma_read(const char *dir, const char *file, char *buf, size_t len)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	return uio_sysfs_read(path, buf, len);
+}
+
+static long long dma_num(const char *dir, const char *file)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	return uio_sysfs_num(path);
+}
+
+/* count buffers of size bytes, granted through the unsafe parameter. */
+static int dma_configure(const char *dir, const char *size, const char *count)
+{
+	int ret;
+
+	ret = uio_sysfs_write(UNSAFE_PARAM, "1");
+	if (!ret)
+		ret = dma_write(dir, "size", size);
+	if (!ret)
+		ret = dma_write(dir, "count", count);
+	return ret;
+}
+
+static void *dma_map(int fd, const char *dir, int buf, size_t *size)
+{
+	char file[32];
+	long long off;
+
+	snprintf(file, sizeof(file), "buf%d/size", buf);
+	*size = dma_num(dir, file);
+	snprintf(file, sizeof(file), "buf%d/offset", buf);
+	off = dma_num(dir, file);
+	if (off < 0 || (long long)*size <= 0)
+		return MAP_FAILED;
+	return mmap(NULL, *size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off);
+}
+
+static long long dma_bus_addr(const char *dir, int buf)
+{
+	char file[32];
+
+	snprintf(file, sizeof(file), "buf%d/dma_addr", buf);
+	return dma_num(dir, file);
+}
+
+static long long kernel_tainted(void)
+{
+	return uio_sysfs_num("/proc/sys/kernel/tainted");
+}
+
+static int bus_master_on(const char *addr)
+{
+	uint16_t cmd = pci_command(addr) | PCI_COMMAND_MASTER;
+
+	return config_rw16(addr, PCI_COMMAND, &cmd, true);
+}
+
+FIXTURE_SETUP(dma)
+{
+	self->fd = -1;
+	ASSERT_EQ(0, edu_find_other(self->addr, sizeof(self->addr), NULL));
+	self->minor = uio_pci_minor(self->addr);
+	ASSERT_GE(self->minor, 0);
+	uio_path(self->dir, sizeof(self->dir), self->minor, "dma");
+	ASSERT_EQ(0, dma_write(self->dir, "dma_mask", "28"));
+}
+
+/* The parameters go back to their defaults whatever the test did. */
+FIXTURE_TEARDOWN(dma)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+	if (uio_pci_minor(self->addr) < 0) {
+		uio_sysfs_write(UPG_DRIVER "/bind", self->addr);
+		self->minor = uio_pci_wait_minor(self->addr);
+		uio_path(self->dir, sizeof(self->dir), self->minor, "dma");
+	}
+	dma_write(self->dir, "count", "0");
+	uio_sysfs_write(UNSAFE_PARAM, "0");
+	uio_sysfs_write(CAP_PARAM, "16384");
+}
+
+TEST_F(dma, sysfs_shows_no_iommu_and_defaults)
+{
+	char buf[32];
+
+	ASSERT_EQ(0, dma_read(self->dir, "iommu", buf, sizeof(buf)));
+	EXPECT_STREQ("none", buf);
+	EXPECT_EQ(0, dma_num(self->dir, "count"));
+	EXPECT_EQ(getpagesize(), dma_num(self->dir, "size"));
+	EXPECT_EQ(EDU_DMA_MASK_BITS, dma_num(self->dir, "dma_mask"));
+}
+
+TEST_F(dma, refused_without_iommu_eperm)
+{
+	EXPECT_EQ(-EPERM, dma_write(self->dir, "count", "1"));
+	EXPECT_EQ(0, dma_num(self->dir, "count"));
+}
+
+TEST_F(dma, over_cap_enospc)
+{
+	ASSERT_EQ(0, uio_sysfs_write(CAP_PARAM, "8"));
+	ASSERT_EQ(0, uio_sysfs_write(UNSAFE_PARAM, "1"));
+	ASSERT_EQ(0, dma_write(self->dir, "size", "8192"));
+	EXPECT_EQ(0, dma_write(self->dir, "count", "1"));
+	EXPECT_EQ(-ENOSPC, dma_write(self->dir, "count", "2"));
+	EXPECT_EQ(-ENOSPC, dma_write(self->dir, "size", "12288"));
+	EXPECT_EQ(1, dma_num(self->dir, "count"));
+	EXPECT_EQ(-EINVAL, dma_write(self->dir, "count", "17"));
+}
+
+TEST_F(dma, config_while_open_ebusy)
+{
+	ASSERT_EQ(0, dma_configure(self->dir, "4096", "1"));
+	self->fd = uio_open_minor(self->minor, O_RDWR);
+	ASSERT_GE(self->fd, 0);
+	EXPECT_EQ(-EBUSY, dma_write(self->dir, "count", "2"));
+	EXPECT_EQ(-EBUSY, dma_write(self->dir, "size", "8192"));
+	EXPECT_EQ(-EBUSY, dma_write(self->dir, "dma_mask", "32"));
+	close(self->fd);
+	self->fd = -1;
+	EXPECT_EQ(0, dma_write(self->dir, "count", "2"));
+}
+
+TEST_F(dma, buffers_exist_while_open)
+{
+	char val[32];
+	long long off0, off1;
+
+	ASSERT_EQ(0, dma_configure(self->dir, "8192", "2"));
+	EXPECT_EQ(-ENODATA, dma_read(self->dir, "buf0/dma_addr", val,
+				     sizeof(val)));
+	self->fd = uio_open_minor(self->minor, O_RDWR);
+	ASSERT_GE(self->fd, 0);
+	EXPECT_GT(dma_bus_addr(self->dir, 0), 0);
+	EXPECT_GT(dma_bus_addr(self->dir, 1), 0);
+	EXPECT_EQ(8192, dma_num(self->dir, "buf1/size"));
+	off0 = dma_num(self->dir, "buf0/offset");
+	off1 = dma_num(self->dir, "buf1/offset");
+	/* Far above "map N at N * page size", one buffer after the other. */
+	EXPECT_GE(off0, 5LL * getpagesize());
+	EXPECT_EQ(off0 + 8192, off1);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, 4096, PROT_READ, MAP_SHARED,
+				   self->fd, off0 + 4096));
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, 3 * 4096, PROT_READ, MAP_SHARED,
+				   self->fd, off0));
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, 4096, PROT_READ, MAP_PRIVATE,
+				   self->fd, off0));
+}
+
+/* Run one DMA transfer and wait for its interrupt; 0 or -1. */
+static int edu_dma(int fd, volatile uint32_t *regs, uint64_t src,
+		   uint64_t dst, uint32_t len, uint32_t dir)
+{
+	int32_t on = 1;
+
+	*(volatile uint64_t *)&regs[EDU_DMA_SRC / 4] = src;
+	*(volatile uint64_t *)&regs[EDU_DMA_DST / 4] = dst;
+	*(volatile uint64_t *)&regs[EDU_DMA_COUNT / 4] = len;
+	*(volatile uint64_t *)&regs[EDU_DMA_CMD / 4] =
+		EDU_DMA_START | EDU_DMA_IRQ | dir;
+	if (uio_pci_wait_event(fd, 5000) < 0)
+		return -1;
+	if (regs[EDU_DMA_CMD / 4] & EDU_DMA_START)
+		return -1;
+	if (!(regs[EDU_IRQ_STATUS / 4] & EDU_IRQ_DMA))
+		return -1;
+	regs[EDU_IRQ_ACK / 4] = EDU_IRQ_DMA;
+	return write(fd, &on, sizeof(on)) == sizeof(on) ? 0 : -1;
+}
+
+TEST_F_TIMEOUT(dma, unsafe_round_trip_through_edu, 30)
+{
+	volatile uint32_t *regs;
+	uint8_t *buf0, *buf1;
+	long long a0, a1;
+	size_t s0, s1, i;
+	int32_t on = 1;
+
+	ASSERT_EQ(0, dma_configure(self->dir, "4096", "2"));
+	self->fd = uio_open_minor(self->minor, O_RDWR);
+	ASSERT_GE(self->fd, 0);
+	EXPECT_TRUE(kernel_tainted() & TAINT_USER);
+	regs = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd, 0);
+	ASSERT_NE(MAP_FAILED, regs);
+	buf0 = dma_map(self->fd, self->dir, 0, &s0);
+	ASSERT_NE(MAP_FAILED, buf0);
+	buf1 = dma_map(self->fd, self->dir, 1, &s1);
+	ASSERT_NE(MAP_FAILED, buf1);
+	a0 = dma_bus_addr(self->dir, 0);
+	a1 = dma_bus_addr(self->dir, 1);
+	ASSERT_GT(a0, 0);
+	ASSERT_GT(a1, 0);
+	EXPECT_LT(a0 + s0, 1LL << EDU_DMA_MASK_BITS);
+	EXPECT_LT(a1 + s1, 1LL << EDU_DMA_MASK_BITS);
+
+	for (i = 0; i < XFER_LEN; i++)
+		buf0[i] = i * 7 + 3;
+	memset(buf1, 0, s1);
+	ASSERT_EQ(0, bus_master_on(self->addr));
+	regs[EDU_IRQ_ACK / 4] = 0xffffffff;
+	ASSERT_EQ(sizeof(on), write(self->fd, &on, sizeof(on)));
+	ASSERT_EQ(0, edu_dma(self->fd, regs, a0, EDU_DMA_WINDOW, XFER_LEN, 0));
+	ASSERT_EQ(0, edu_dma(self->fd, regs, EDU_DMA_WINDOW, a1, XFER_LEN,
+			     EDU_DMA_TO_RAM));
+	EXPECT_EQ(0, memcmp(buf0, buf1, XFER_LEN));
+	EXPECT_EQ(0, buf1[XFER_LEN]);
+	munmap(buf1, s1);
+	munmap(buf0, s0);
+	munmap((void *)regs, 4096);
+}
+
+/* Open as nobody with RLIMIT_MEMLOCK 0: the errno, or 0 if it opened. */
+static int open_as_nobody_without_memlock(int minor)
+{
+	struct rlimit none = { 0, 0 };
+	int status, fd;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (setrlimit(RLIMIT_MEMLOCK, &none) || setgroups(0, NULL) ||
+		    setgid(NOBODY) || setuid(NOBODY))
+			_exit(255);
+		fd = uio_open_minor(minor, O_RDWR);
+		_exit(fd < 0 ? errno : 0);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+TEST_F(dma, memlock_limit_enomem)
+{
+	char node[32];
+
+	snprintf(node, sizeof(node), "/dev/uio%d", self->minor);
+	ASSERT_EQ(0, chmod(node, 0666));
+	ASSERT_EQ(0, dma_configure(self->dir, "4096", "1"));
+	EXPECT_EQ(ENOMEM, open_as_nobody_without_memlock(self->minor));
+	/* Without buffers there is nothing to charge. */
+	ASSERT_EQ(0, dma_write(self->dir, "count", "0"));
+	EXPECT_EQ(0, open_as_nobody_without_memlock(self->minor));
+	chmod(node, 0600);
+}
+
+TEST_F(dma, unsafe_param_off_refuses_open_eperm)
+{
+	ASSERT_EQ(0, dma_configure(self->dir, "4096", "1"));
+	ASSERT_EQ(0, uio_sysfs_write(UNSAFE_PARAM, "0"));
+	self->fd = uio_open_minor(self->minor, O_RDWR);
+	EXPECT_EQ(-1, self->fd);
+	EXPECT_EQ(EPERM, errno);
+}
+
+TEST_F_TIMEOUT(dma, unbind_while_mapped_and_pending_sigbus, 30)
+{
+	volatile uint32_t *regs;
+	uint32_t *buf;
+	long long a0;
+	size_t size;
+
+	ASSERT_EQ(0, dma_configure(self->dir, "4096", "1"));
+	self->fd = uio_open_minor(self->minor, O_RDWR);
+	ASSERT_GE(self->fd, 0);
+	regs = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd, 0);
+	ASSERT_NE(MAP_FAILED, regs);
+	buf = dma_map(self->fd, self->dir, 0, &size);
+	ASSERT_NE(MAP_FAILED, buf);
+	a0 = dma_bus_addr(self->dir, 0);
+	ASSERT_GT(a0, 0);
+	buf[0] = 0x5a5a5a5a;
+	EXPECT_FALSE(uio_touch_sigbus(buf, true));
+
+	/* A device-to-RAM transfer still pending when the device goes. */
+	ASSERT_EQ(0, bus_master_on(self->addr));
+	*(volatile uint64_t *)&regs[EDU_DMA_SRC / 4] = EDU_DMA_WINDOW;
+	*(volatile uint64_t *)&regs[EDU_DMA_DST / 4] = a0;
+	*(volatile uint64_t *)&regs[EDU_DMA_COUNT / 4] = 1024;
+	*(volatile uint64_t *)&regs[EDU_DMA_CMD / 4] =
+		EDU_DMA_START | EDU_DMA_TO_RAM;
+	ASSERT_EQ(0, uio_sysfs_write(UPG_DRIVER "/unbind", self->addr));
+	EXPECT_EQ(0, pci_command(self->addr) & PCI_COMMAND_MASTER);
+	EXPECT_TRUE(uio_touch_sigbus(buf, false));
+	EXPECT_TRUE(uio_touch_sigbus((void *)regs, false));
+	usleep(300 * 1000);	/* edu's DMA timer fires after 100 ms */
+	ASSERT_EQ(0, uio_sysfs_write(UPG_DRIVER "/bind", self->addr));
+	ASSERT_GE(uio_pci_wait_minor(self->addr), 0);
+}
+
+TEST_HARNESS_MAIN
