@@ -29,7 +29,7 @@ static void lsuio_usage(FILE *f)
 		"List the Userspace I/O (UIO) devices, one line each.\n"
 		"\n"
 		"Display options:\n"
-		"  -m, --maps\t\tshow each device's memory maps\n"
+		"  -m, --maps\t\tshow each device's memory maps and DMA buffers\n"
 		"  -v, --verbose\t\tshow the /dev node, maps and port regions\n"
 		"\n"
 		"Machine-readable output:\n"
@@ -72,6 +72,36 @@ static void lsuio_print_port(const struct uio_port_info *p)
 	       p->porttype);
 }
 
+/* The DMA buffer pool, if the device has one. Return: false on an error. */
+static bool lsuio_print_dma(unsigned int number)
+{
+	const struct uio_dma_buf_info *b;
+	struct uio_dma_info dma;
+	unsigned int i;
+	int ret;
+
+	ret = uio_read_dma(number, &dma);
+	if (ret == -ENOENT)
+		return true;
+	if (ret) {
+		printf("\tdma: error: %s\n", uio_strerror(ret));
+		return false;
+	}
+	printf("\tdma: buffers=%u size=0x%" PRIx64 " mask=%u iommu=%s\n",
+	       dma.count, dma.size, dma.mask_bits, dma.iommu);
+	for (i = 0; i < dma.count; i++) {
+		b = &dma.bufs[i];
+		printf("\tbuf%u:", b->index);
+		if (b->dma_addr_known)
+			printf(" dma_addr=0x%" PRIx64, b->dma_addr);
+		else
+			printf(" dma_addr=unallocated");
+		printf(" size=0x%" PRIx64 " offset=0x%" PRIx64 "\n", b->size,
+		       b->offset);
+	}
+	return true;
+}
+
 /* Return: true if every region could be read. */
 static bool lsuio_print_plain(const struct uio_device_info *info)
 {
@@ -90,6 +120,8 @@ static bool lsuio_print_plain(const struct uio_device_info *info)
 			lsuio_print_map(&info->maps[i]);
 		ok &= !info->maps[i].err;
 	}
+	if (opt_maps || opt_verbose)
+		ok &= lsuio_print_dma(info->number);
 	for (i = 0; i < info->nr_ports; i++) {
 		if (opt_verbose)
 			lsuio_print_port(&info->ports[i]);

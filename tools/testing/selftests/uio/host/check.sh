@@ -67,7 +67,7 @@ logs="$logs tap:howto=$top/build/howto.tap"
 
 # The user-space tools run in the guest: lsuio and the example in /sbin.
 setup "build the user-space tools" make -s -C "$tools" STATIC=1 lsuio \
-	examples/edu_uio tests/guest_libuio_test >&2
+	examples/edu_uio examples/edu_dma tests/guest_libuio_test >&2
 extra=$(mktemp -d)
 ivshmem_pid=
 trap 'rm -rf "$extra"; ivshmem_stop' EXIT
@@ -92,7 +92,8 @@ ivshmem_stop() {
 	ivshmem_pid=
 }
 mkdir -p "$extra/sbin" "$extra/tests"
-cp "$tools/lsuio" "$tools/examples/edu_uio" "$extra/sbin/"
+cp "$tools/lsuio" "$tools/examples/edu_uio" "$tools/examples/edu_dma" \
+	"$extra/sbin/"
 cp "$tools/tests/guest_libuio_test" "$extra/tests/"
 
 for k in $kernels; do
