@@ -613,19 +613,29 @@ static ssize_t count_show(struct kobject *kobj, struct kobj_attribute *kattr,
 	return sysfs_emit(buf, "%u\n", READ_ONCE(pool->count));
 }
 
+/* A new count or size; the other one stays. */
+static ssize_t uio_dma_store(struct kobject *kobj, const char *buf,
+			     size_t len, bool is_count)
+{
+	unsigned long val;
+	int ret;
+
+	ret = kstrtoul(buf, 0, &val);
+	if (ret)
+		return ret;
+	if (is_count ? val > UIO_DMA_MAX_BUFS : !val || val > SZ_1G)
+		return -EINVAL;
+	if (is_count)
+		ret = uio_dma_configure(kobj, val, 0);
+	else
+		ret = uio_dma_configure(kobj, -1, PAGE_ALIGN(val));
+	return ret ? ret : len;
+}
+
 static ssize_t count_store(struct kobject *kobj, struct kobj_attribute *kattr,
 			   const char *buf, size_t len)
 {
-	unsigned int count;
-	int ret;
-
-	ret = kstrtouint(buf, 0, &count);
-	if (ret)
-		return ret;
-	if (count > UIO_DMA_MAX_BUFS)
-		return -EINVAL;
-	ret = uio_dma_configure(kobj, count, 0);
-	return ret ? ret : len;
+	return uio_dma_store(kobj, buf, len, true);
 }
 
 static ssize_t size_show(struct kobject *kobj, struct kobj_attribute *kattr,
@@ -639,16 +649,7 @@ static ssize_t size_show(struct kobject *kobj, struct kobj_attribute *kattr,
 static ssize_t size_store(struct kobject *kobj, struct kobj_attribute *kattr,
 			  const char *buf, size_t len)
 {
-	unsigned long size;
-	int ret;
-
-	ret = kstrtoul(buf, 0, &size);
-	if (ret)
-		return ret;
-	if (!size || size > SZ_1G)
-		return -EINVAL;
-	ret = uio_dma_configure(kobj, -1, PAGE_ALIGN(size));
-	return ret ? ret : len;
+	return uio_dma_store(kobj, buf, len, false);
 }
 
 static ssize_t dma_mask_show(struct kobject *kobj,
@@ -860,10 +861,12 @@ static int uio_dma_get(struct uio_device *idev, struct uio_info *info)
 }
 
 /*
- * Last close: stop the device's DMA and free the buffers. @info is %NULL
- * once the device is gone; unregister has freed them then.
+ * Stop the device's DMA and free the buffers: at the last close (@closing;
+ * @info is %NULL once the device is gone, and unregister has freed them
+ * then), or at unregister after the zap, when no mapping of them is left.
  */
-static void uio_dma_put(struct uio_device *idev, struct uio_info *info)
+static void uio_dma_put(struct uio_device *idev, struct uio_info *info,
+			bool closing)
 {
 	struct uio_dma_pool *pool = idev->dma_pool;
 	struct mm_struct *mm = NULL;
@@ -872,23 +875,9 @@ static void uio_dma_put(struct uio_device *idev, struct uio_info *info)
 	if (!pool)
 		return;
 	mutex_lock(&pool->lock);
-	if (!--pool->users && info && uio_dma_allocated(pool))
-		uio_dma_free(info, pool, &mm, &pages);
-	mutex_unlock(&pool->lock);
-	uio_dma_uncharge(mm, pages);
-}
-
-/* Unregister, after the zap: no mapping of the buffers is left. */
-static void uio_dma_kill(struct uio_device *idev, struct uio_info *info)
-{
-	struct uio_dma_pool *pool = idev->dma_pool;
-	struct mm_struct *mm = NULL;
-	unsigned long pages = 0;
-
-	if (!pool)
-		return;
-	mutex_lock(&pool->lock);
-	if (uio_dma_allocated(pool))
+	if (closing)
+		pool->users--;
+	if ((!closing || !pool->users) && info && uio_dma_allocated(pool))
 		uio_dma_free(info, pool, &mm, &pages);
 	mutex_unlock(&pool->lock);
 	uio_dma_uncharge(mm, pages);
@@ -1031,7 +1020,7 @@ static int uio_open(struct inode *inode, struct file *filep)
 	return 0;
 
 out_dma_put:
-	uio_dma_put(idev, info);
+	uio_dma_put(idev, info, true);
 out_module_put:
 	module_put(idev->owner);
 out_put_info:
@@ -1051,7 +1040,7 @@ static int uio_release(struct inode *inode, struct file *filep)
 	info = uio_get_info(idev);
 	if (info && info->release)
 		ret = info->release(info, idev->inode);
-	uio_dma_put(idev, info);
+	uio_dma_put(idev, info, true);
 	if (info)
 		uio_put_info(idev);
 	module_put(idev->owner);
@@ -2141,7 +2130,7 @@ out_del:
 	cdev_device_del(&idev->cdev, &idev->dev);
 out_kill:
 	uio_kill(idev, false);
-	uio_dma_kill(idev, info);
+	uio_dma_put(idev, info, false);
 out_put:
 	ida_free(&uio_ida, idev->minor);
 	put_device(&idev->dev);
@@ -2182,7 +2171,7 @@ void uio_unregister_device(struct uio_info *info)
 	ida_free(&uio_ida, idev->minor);
 	uio_unpublish(info);
 	uio_kill(idev, uio_has_hw_irq(info));
-	uio_dma_kill(idev, info);
+	uio_dma_put(idev, info, false);
 	put_device(&idev->dev);
 }
 EXPORT_SYMBOL_GPL(uio_unregister_device);

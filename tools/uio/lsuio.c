@@ -46,6 +46,16 @@ static void lsuio_usage(FILE *f)
 		LSUIO_JSON_VERSION);
 }
 
+/* " key=0x..." or " key=<unknown>" */
+static void lsuio_print_addr(const char *key, bool known, uint64_t addr,
+			     const char *unknown)
+{
+	if (known)
+		printf(" %s=0x%" PRIx64, key, addr);
+	else
+		printf(" %s=%s", key, unknown);
+}
+
 static void lsuio_print_map(const struct uio_map_info *m)
 {
 	if (m->err) {
@@ -53,10 +63,7 @@ static void lsuio_print_map(const struct uio_map_info *m)
 		return;
 	}
 	printf("\tmap%u: %s", m->index, m->name[0] ? m->name : "-");
-	if (m->addr_known)
-		printf(" addr=0x%" PRIx64, m->addr);
-	else
-		printf(" addr=unknown");
+	lsuio_print_addr("addr", m->addr_known, m->addr, "unknown");
 	printf(" size=0x%" PRIx64 " offset=0x%" PRIx64 "\n", m->size,
 	       m->offset);
 }
@@ -92,10 +99,8 @@ static bool lsuio_print_dma(unsigned int number)
 	for (i = 0; i < dma.count; i++) {
 		b = &dma.bufs[i];
 		printf("\tbuf%u:", b->index);
-		if (b->dma_addr_known)
-			printf(" dma_addr=0x%" PRIx64, b->dma_addr);
-		else
-			printf(" dma_addr=unallocated");
+		lsuio_print_addr("dma_addr", b->dma_addr_known, b->dma_addr,
+				 "unallocated");
 		printf(" size=0x%" PRIx64 " offset=0x%" PRIx64 "\n", b->size,
 		       b->offset);
 	}

@@ -301,6 +301,43 @@ TEST_F(dma, buffers_exist_while_open)
 				   self->fd, off0));
 }
 
+/* BAR0 and buffers 0 and 1 of an open device. */
+struct dma_maps {
+	volatile uint32_t *regs;
+	uint8_t *buf[2];
+	size_t size[2];
+	long long addr[2];	/* bus addresses */
+};
+
+/* Map BAR0 and buffers 0 and 1 of fd; 0, or -1 with nothing mapped. */
+static int dma_map_two(int fd, const char *dir, struct dma_maps *m)
+{
+	int i;
+
+	m->regs = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (m->regs == MAP_FAILED)
+		return -1;
+	for (i = 0; i < 2; i++) {
+		m->buf[i] = dma_map(fd, dir, i, &m->size[i]);
+		m->addr[i] = dma_bus_addr(dir, i);
+		if (m->buf[i] == MAP_FAILED || m->addr[i] <= 0)
+			break;
+	}
+	if (i == 2)
+		return 0;
+	while (i--)
+		munmap(m->buf[i], m->size[i]);
+	munmap((void *)m->regs, 4096);
+	return -1;
+}
+
+static void dma_unmap_two(struct dma_maps *m)
+{
+	munmap(m->buf[1], m->size[1]);
+	munmap(m->buf[0], m->size[0]);
+	munmap((void *)m->regs, 4096);
+}
+
 /* Run one DMA transfer and wait for its interrupt; 0 or -1. */
 static int edu_dma(int fd, volatile uint32_t *regs, uint64_t src,
 		   uint64_t dst, uint32_t len, uint32_t dir)
@@ -322,45 +359,41 @@ static int edu_dma(int fd, volatile uint32_t *regs, uint64_t src,
 	return write(fd, &on, sizeof(on)) == sizeof(on) ? 0 : -1;
 }
 
+/* Let the device master the bus and interrupt; 0 or -1. */
+static int edu_dma_ready(int fd, const char *addr, volatile uint32_t *regs)
+{
+	int32_t on = 1;
+
+	if (bus_master_on(addr))
+		return -1;
+	regs[EDU_IRQ_ACK / 4] = 0xffffffff;
+	return write(fd, &on, sizeof(on)) == sizeof(on) ? 0 : -1;
+}
+
 TEST_F_TIMEOUT(dma, unsafe_round_trip_through_edu, 30)
 {
-	volatile uint32_t *regs;
-	uint8_t *buf0, *buf1;
-	long long a0, a1;
-	size_t s0, s1, i;
-	int32_t on = 1;
+	struct dma_maps m;
+	size_t i;
 
 	ASSERT_EQ(0, dma_configure(self->dir, self->translated, "4096", "2"));
 	self->fd = uio_open_minor(self->minor, O_RDWR);
 	ASSERT_GE(self->fd, 0);
 	EXPECT_TRUE(self->translated || (kernel_tainted() & TAINT_USER));
-	regs = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd, 0);
-	ASSERT_NE(MAP_FAILED, regs);
-	buf0 = dma_map(self->fd, self->dir, 0, &s0);
-	ASSERT_NE(MAP_FAILED, buf0);
-	buf1 = dma_map(self->fd, self->dir, 1, &s1);
-	ASSERT_NE(MAP_FAILED, buf1);
-	a0 = dma_bus_addr(self->dir, 0);
-	a1 = dma_bus_addr(self->dir, 1);
-	ASSERT_GT(a0, 0);
-	ASSERT_GT(a1, 0);
-	EXPECT_LE(a0 + s0, 1LL << EDU_DMA_MASK_BITS);
-	EXPECT_LE(a1 + s1, 1LL << EDU_DMA_MASK_BITS);
+	ASSERT_EQ(0, dma_map_two(self->fd, self->dir, &m));
+	EXPECT_LE(m.addr[0] + m.size[0], 1LL << EDU_DMA_MASK_BITS);
+	EXPECT_LE(m.addr[1] + m.size[1], 1LL << EDU_DMA_MASK_BITS);
 
 	for (i = 0; i < XFER_LEN; i++)
-		buf0[i] = i * 7 + 3;
-	memset(buf1, 0, s1);
-	ASSERT_EQ(0, bus_master_on(self->addr));
-	regs[EDU_IRQ_ACK / 4] = 0xffffffff;
-	ASSERT_EQ(sizeof(on), write(self->fd, &on, sizeof(on)));
-	ASSERT_EQ(0, edu_dma(self->fd, regs, a0, EDU_DMA_WINDOW, XFER_LEN, 0));
-	ASSERT_EQ(0, edu_dma(self->fd, regs, EDU_DMA_WINDOW, a1, XFER_LEN,
-			     EDU_DMA_TO_RAM));
-	EXPECT_EQ(0, memcmp(buf0, buf1, XFER_LEN));
-	EXPECT_EQ(0, buf1[XFER_LEN]);
-	munmap(buf1, s1);
-	munmap(buf0, s0);
-	munmap((void *)regs, 4096);
+		m.buf[0][i] = i * 7 + 3;
+	memset(m.buf[1], 0, m.size[1]);
+	ASSERT_EQ(0, edu_dma_ready(self->fd, self->addr, m.regs));
+	ASSERT_EQ(0, edu_dma(self->fd, m.regs, m.addr[0], EDU_DMA_WINDOW,
+			     XFER_LEN, 0));
+	ASSERT_EQ(0, edu_dma(self->fd, m.regs, EDU_DMA_WINDOW, m.addr[1],
+			     XFER_LEN, EDU_DMA_TO_RAM));
+	EXPECT_EQ(0, memcmp(m.buf[0], m.buf[1], XFER_LEN));
+	EXPECT_EQ(0, m.buf[1][XFER_LEN]);
+	dma_unmap_two(&m);
 }
 
 /* Open as nobody with RLIMIT_MEMLOCK 0: the errno, or 0 if it opened. */
@@ -445,50 +478,38 @@ TEST_F(dma, iommu_grants_without_unsafe_param_iova)
  */
 TEST_F_TIMEOUT(dma, iommu_blocks_transfer_outside_buffers, 30)
 {
-	volatile uint32_t *regs;
-	uint8_t *buf0, *buf1;
-	long long a0, a1;
-	size_t s0, s1, i;
-	int32_t on = 1;
+	struct dma_maps m;
 	char fault[64];
+	size_t i;
 
 	if (!self->translated)
 		SKIP(return, "no IOMMU translates the edu's DMA");
 	ASSERT_EQ(0, dma_configure(self->dir, self->translated, "4096", "2"));
 	self->fd = uio_open_minor(self->minor, O_RDWR);
 	ASSERT_GE(self->fd, 0);
-	regs = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd, 0);
-	ASSERT_NE(MAP_FAILED, regs);
-	buf0 = dma_map(self->fd, self->dir, 0, &s0);
-	ASSERT_NE(MAP_FAILED, buf0);
-	buf1 = dma_map(self->fd, self->dir, 1, &s1);
-	ASSERT_NE(MAP_FAILED, buf1);
-	a0 = dma_bus_addr(self->dir, 0);
-	a1 = dma_bus_addr(self->dir, 1);
-	ASSERT_TRUE(a0 > UNMAPPED_IOVA + XFER_LEN && a1 > UNMAPPED_IOVA + XFER_LEN);
+	ASSERT_EQ(0, dma_map_two(self->fd, self->dir, &m));
+	ASSERT_GT(m.addr[0], UNMAPPED_IOVA + XFER_LEN);
+	ASSERT_GT(m.addr[1], UNMAPPED_IOVA + XFER_LEN);
 
 	for (i = 0; i < XFER_LEN; i++)
-		buf0[i] = i * 5 + 1;
-	memset(buf1, 0x5a, s1);
-	ASSERT_EQ(0, bus_master_on(self->addr));
-	regs[EDU_IRQ_ACK / 4] = 0xffffffff;
-	ASSERT_EQ(sizeof(on), write(self->fd, &on, sizeof(on)));
-	ASSERT_EQ(0, edu_dma(self->fd, regs, a0, EDU_DMA_WINDOW, XFER_LEN, 0));
+		m.buf[0][i] = i * 5 + 1;
+	memset(m.buf[1], 0x5a, m.size[1]);
+	ASSERT_EQ(0, edu_dma_ready(self->fd, self->addr, m.regs));
+	ASSERT_EQ(0, edu_dma(self->fd, m.regs, m.addr[0], EDU_DMA_WINDOW,
+			     XFER_LEN, 0));
 	ASSERT_EQ(0, log_marker(DMAR_BEGIN));
-	ASSERT_EQ(0, edu_dma(self->fd, regs, EDU_DMA_WINDOW, UNMAPPED_IOVA,
+	ASSERT_EQ(0, edu_dma(self->fd, m.regs, EDU_DMA_WINDOW, UNMAPPED_IOVA,
 			     XFER_LEN, EDU_DMA_TO_RAM));
 	snprintf(fault, sizeof(fault), "fault addr 0x%x ", UNMAPPED_IOVA);
 	EXPECT_TRUE(klog_has(fault));
 	EXPECT_EQ(0, log_marker(DMAR_END));
-	for (i = 0; i < s1 && buf1[i] == 0x5a; i++)
+	for (i = 0; i < m.size[1] && m.buf[1][i] == 0x5a; i++)
 		;
-	EXPECT_EQ(s1, i);
-	for (i = 0; i < XFER_LEN && buf0[i] == (uint8_t)(i * 5 + 1); i++)
+	EXPECT_EQ(m.size[1], i);
+	for (i = 0; i < XFER_LEN && m.buf[0][i] == (uint8_t)(i * 5 + 1); i++)
 		;
 	EXPECT_EQ(XFER_LEN, i);
-	munmap(buf1, s1);
-	munmap(buf0, s0);
-	munmap((void *)regs, 4096);
+	dma_unmap_two(&m);
 }
 
 TEST_F_TIMEOUT(dma, unbind_while_mapped_and_pending_sigbus, 30)
