@@ -5,6 +5,10 @@
 # QEMU_BIN overrides the QEMU binary, KERNEL_IMAGE the kernel (default
 # /boot/vmlinuz-<release>), UIO_BOOT_TIMEOUT the wall-clock limit
 # in seconds after which the guest is killed and the run counts as failed.
+# UIO_MACHINE replaces the machine type (default pc), UIO_KERNEL_ARGS adds
+# to the kernel command line, UIO_EARLY_ARGS are QEMU arguments placed
+# before the edu devices (an IOMMU must come before the devices it
+# translates).
 set -eu
 
 krel=$1
@@ -17,10 +21,11 @@ boot() {
 	_log=$1
 	shift
 	timeout -k 10 "${UIO_BOOT_TIMEOUT:-900}" \
-		"${QEMU_BIN:-qemu-system-x86_64}" -M pc -accel tcg -smp 2 \
+		"${QEMU_BIN:-qemu-system-x86_64}" -M "${UIO_MACHINE:-pc}" -accel tcg -smp 2 \
 		-m 1024 -display none -serial stdio -monitor none -no-reboot \
 		-kernel "${KERNEL_IMAGE:-/boot/vmlinuz-$krel}" -initrd "$initrd" \
-		-append "console=ttyS0 quiet panic=-1" \
+		-append "console=ttyS0 quiet panic=-1 ${UIO_KERNEL_ARGS:-}" \
+		${UIO_EARLY_ARGS:-} \
 		-device edu,addr=04.0 -device edu,addr=08.0 "$@" \
 		< /dev/null > "$_log" 2>&1 || {
 		rc=$?
