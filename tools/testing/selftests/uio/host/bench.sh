@@ -73,6 +73,20 @@ bench_kernel() {
 		fi
 		cp "$ours/modules/$m.ko" "$kout/root/bench/ours/"
 	done
+	# VFIO as the distribution ships it, in load order; vfio_virqfd is a
+	# module of its own before 6.2.
+	mkdir -p "$kout/root/bench/vfio"
+	for m in irqbypass vfio vfio_virqfd vfio_iommu_type1 vfio-pci-core \
+		vfio-pci; do
+		ko=$(find "/lib/modules/$krel/kernel" -name "$m.ko" -o \
+			-name "$m.ko.xz" | head -n 1)
+		[ -n "$ko" ] || continue
+		case $ko in
+		*.xz) xz -dc "$ko" > "$kout/root/bench/vfio/$m.ko" ;;
+		*) cp "$ko" "$kout/root/bench/vfio/" ;;
+		esac
+		echo "$m" >> "$kout/root/bench/vfio/order"
+	done
 	cp "$kout/src/mainline/uio_bench_mainline.ko" "$kout/root/bench/mainline/"
 	cp "$kout/src/ours/uio_bench_ours.ko" "$kout/root/bench/ours/"
 	cp "$out/uio_bench" "$kout/root/bench/"
@@ -83,7 +97,7 @@ TPUT_MS=${BENCH_TPUT_MS:-500}
 TPUT_RUNS=${BENCH_TPUT_RUNS:-1}
 MEM_ITERS=${BENCH_MEM_ITERS:-5000}
 BIG_ITERS=${BENCH_BIG_ITERS:-8}
-CORES="${BENCH_CORES:-mainline ours}"
+CORES="${BENCH_CORES:-mainline ours vfio}"
 CONF
 
 	GUEST_INIT=$here/bench-init.sh EXTRA_ROOT=$kout/root UIO_MODULES=" " \
@@ -95,7 +109,7 @@ CONF
 		[ -S "$kout/ivshmem.sock" ] && break
 		sleep 0.5
 	done
-	QEMU_BIN=$out/qemu-nice UIO_BOOT_TIMEOUT=${UIO_BOOT_TIMEOUT:-1500} \
+	QEMU_BIN=$out/qemu-nice UIO_BOOT_IOMMU=1 UIO_BOOT_TIMEOUT=${UIO_BOOT_TIMEOUT:-1500} \
 		"$here/boot.sh" "$krel" "$kout/bench.cpio.gz" "$kout/guest.log" \
 		-chardev file,id=raw,path="$kout/raw.txt" \
 		-device isa-serial,chardev=raw \

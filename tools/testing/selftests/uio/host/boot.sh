@@ -5,6 +5,8 @@
 # QEMU_BIN overrides the QEMU binary, KERNEL_IMAGE the kernel (default
 # /boot/vmlinuz-<release>), UIO_BOOT_TIMEOUT the wall-clock limit
 # in seconds after which the guest is killed and the run counts as failed.
+# UIO_BOOT_IOMMU=1 boots a q35 machine with an Intel IOMMU doing interrupt
+# remapping (what VFIO's type1 containers need) instead of the pc machine.
 set -eu
 
 krel=$1
@@ -12,15 +14,22 @@ initrd=$2
 log=$3
 shift 3
 
+machine="-M pc"
+append=
+if [ "${UIO_BOOT_IOMMU:-0}" = 1 ]; then
+	machine="-M q35 -device intel-iommu,intremap=on"
+	append=" intel_iommu=on"
+fi
+
 # boot <log> [extra QEMU arguments...]: one run of the guest.
 boot() {
 	_log=$1
 	shift
 	timeout -k 10 "${UIO_BOOT_TIMEOUT:-900}" \
-		"${QEMU_BIN:-qemu-system-x86_64}" -M pc -accel tcg -smp 2 \
+		"${QEMU_BIN:-qemu-system-x86_64}" $machine -accel tcg -smp 2 \
 		-m 1024 -display none -serial stdio -monitor none -no-reboot \
 		-kernel "${KERNEL_IMAGE:-/boot/vmlinuz-$krel}" -initrd "$initrd" \
-		-append "console=ttyS0 quiet panic=-1" \
+		-append "console=ttyS0 quiet panic=-1$append" \
 		-device edu,addr=04.0 -device edu,addr=08.0 "$@" \
 		< /dev/null > "$_log" 2>&1 || {
 		rc=$?
