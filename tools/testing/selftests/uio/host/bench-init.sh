@@ -174,6 +174,57 @@ bench_core() {
 	echo "=== CORE END $core"
 }
 
+# TRACE=1: where the time of each path goes. function_graph from the
+# kernel's entry points for the interrupt and for the loop's syscalls, a
+# few depths deep, around a short latency run per path (ours in INTx mode
+# with both re-arms and in MSI mode, VFIO's INTx and MSI); the traces go
+# to the raw port as trace.<path>.
+trace_run() {
+	name=$1
+	shift
+	t=/sys/kernel/tracing
+	echo 0 > $t/tracing_on
+	echo > $t/trace
+	echo 1 > $t/tracing_on
+	taskset -c 1 /bench/uio_bench lat "$1" "$2" "$3" "$4" 100 \
+		/tmp/trace.samples ${5:+"$5"}
+	echo 0 > $t/tracing_on
+	cat $t/trace > "/tmp/samples/trace.$name"
+}
+
+trace_paths() {
+	t=/sys/kernel/tracing
+	mount -t tracefs nodev $t || return 0
+	echo function_graph > $t/current_tracer
+	echo 5 > $t/max_graph_depth
+	echo 1 > $t/options/funcgraph-tail
+	echo 8192 > $t/buffer_size_kb
+	for m in uio uio_pci_generic; do
+		insmod "/bench/ours/$m.ko"
+	done
+	echo "handle_irq_event irq_thread_fn irq_forced_thread_fn vfs_read vfs_write \
+		__x64_sys_ioctl" \
+		> $t/set_graph_function
+	bind "$edu"
+	dev=$(uio_of "/sys/bus/pci/devices/$edu")
+	steer_irq "/sys/bus/pci/devices/$edu"
+	trace_run ours_intx_write "$dev" "$edu" read write
+	trace_run ours_intx_config "$dev" "$edu" read config
+	unbind "$edu"
+	echo "$edu=msi" > /sys/module/uio_pci_generic/parameters/intr_mode
+	bind "$edu"
+	dev=$(uio_of "/sys/bus/pci/devices/$edu")
+	steer_irq "/sys/bus/pci/devices/$edu"
+	trace_run ours_msi "$dev" "$edu" read none msi
+	unbind "$edu"
+	bind "$edu" vfio-pci
+	trace_run vfio_intx vfio "$edu" read unmask intx
+	trace_run vfio_msi vfio "$edu" read none msi
+	unbind "$edu"
+	rmmod uio_pci_generic uio
+	echo nop > $t/current_tracer
+}
+
 if [ -e "/sys/bus/pci/devices/$big/resource" ]; then
 	echo "# big-BAR device $big: $(cat "/sys/bus/pci/devices/$big/vendor")" \
 		"$(cat "/sys/bus/pci/devices/$big/device")," \
@@ -192,6 +243,7 @@ while [ "$round" -le "$ROUNDS" ]; do
 	done
 	round=$((round + 1))
 done
+[ "${TRACE:-0}" = 1 ] && trace_paths
 echo "=== BENCH END"
 
 stty -F /dev/ttyS1 raw 2>/dev/null

@@ -82,6 +82,76 @@ def parse_raw(path):
     return samples
 
 
+def parse_traces(path):
+    """{"<path name>": [function_graph lines]} of a BENCH_TRACE=1 run."""
+    traces = {}
+    cur = None
+    if not os.path.exists(path):
+        return traces
+    with open(path, errors="replace") as f:
+        for line in f:
+            line = line.rstrip().replace("\r", "")
+            if line.startswith("=== FILE trace."):
+                cur = traces.setdefault(line[15:], [])
+            elif line.startswith("==="):
+                cur = None
+            elif cur is not None:
+                cur.append(line)
+    return traces
+
+
+TRACE_LINE = re.compile(r"^\s*\d+\)\s+[-+!#*@$ ]?\s*([\d.]+) us\s+\|( *)(.*)$")
+# The device's own handler: one call per event, whatever the path.
+TRACE_EVENT = re.compile(r"^(uio_interrupt|vfio_intx_handler|vfio_msihandler)\b")
+
+
+def trace_summary(lines):
+    """[(depth, function, calls per event, us per event)] of one trace."""
+    calls, total, order = {}, {}, []
+    events = 0
+    for line in lines:
+        m = TRACE_LINE.match(line)
+        if not m:
+            continue
+        depth = (len(m.group(2)) - 1) // 2
+        body = m.group(3).strip()
+        tail = re.match(r"\} /\* (\S+)(?: \[\w+\])? \*/", body)
+        if tail:
+            fn = tail.group(1)
+        elif body.endswith("();"):
+            fn = body[:-3].split(" [")[0]
+        else:
+            continue
+        if TRACE_EVENT.match(fn):
+            events += 1
+        key = (depth, fn)
+        if key not in calls:
+            order.append(key)
+            calls[key] = 0
+            total[key] = 0.0
+        calls[key] += 1
+        total[key] += float(m.group(1))
+    if not events:
+        return []
+    return [(d, fn, calls[(d, fn)] / events, total[(d, fn)] / events)
+            for d, fn in sorted(order, key=lambda k: (k[0], -total[k]))]
+
+
+def trace_block(kdir):
+    """Where the time of each path goes, from the guest's function_graph."""
+    traces = parse_traces(os.path.join(kdir, "raw.txt"))
+    if not traces:
+        return []
+    lines = ["where the time goes (BENCH_TRACE=1: function_graph under TCG, "
+             "us per event, depth <= 3, calls per event in parentheses):"]
+    for name in sorted(traces):
+        rows = [r for r in trace_summary(traces[name]) if r[0] <= 3 and r[3] >= 0.5]
+        lines.append("  %s:" % name)
+        lines.extend("    %s%-34s %7.2f us (%.2f)" % ("  " * d, fn, us, n)
+                     for d, fn, n, us in rows)
+    return lines
+
+
 def pct(vals, p):
     s = sorted(vals)
     return s[min(len(s) - 1, len(s) * p // 100)]
@@ -301,6 +371,7 @@ def kernel_block(out, kid, summary):
     lines.extend("  " + p for p in problems[:10])
     lines += three_way(per, rounds, ks)
     lines += mode_throughput(per, rounds, ks)
+    lines += trace_block(kdir)
     save_samples(kdir, raw)
     plot(kdir, kid, raw)
     ok = any(per["mainline"][rn] for rn in rounds) and any(per["ours"][rn] for rn in rounds)
