@@ -24,7 +24,7 @@ top=$(cd "$here/../../../../.." && pwd)
 src=$top/tools/testing/selftests/uio/bench
 start=$(date +%s)
 
-kernels=${BENCH_KERNELS:-${BENCH_KERNEL:-6.12 6.12-rt 6.1}}
+kernels=${BENCH_KERNELS:-${BENCH_KERNEL:-6.12 6.12-rt 6.1 6.1-rt}}
 qemu=${BENCH_QEMU:-/usr/bin/qemu-system-x86_64}
 KERNELS=$kernels "$here/deps.sh" guest bench
 out=${BENCH_OUT:-$top/build/bench}
