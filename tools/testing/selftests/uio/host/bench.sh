@@ -1,19 +1,24 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # `make bench`: mainline's UIO (the distribution kernel's own uio.ko and
-# uio_pci_generic.ko) against ours, on the same kernel: one QEMU/TCG boot
-# per kernel of BENCH_KERNELS (ids of kernel.sh, default "6.12 6.12-rt
-# 6.1"; BENCH_KERNEL=ID alone runs one), with the edu device and a qxl
+# uio_pci_generic.ko) and the distribution's vfio-pci against ours, on the
+# same kernel: one QEMU/TCG boot per kernel of BENCH_KERNELS (ids of
+# kernel.sh, default "6.12 6.12-rt 6.1 6.1-rt"; BENCH_KERNEL=ID alone runs
+# one), a q35 machine with an Intel IOMMU doing interrupt remapping (what
+# a type1v2 VFIO container needs), with the edu device and a qxl
 # device whose 256 MiB BAR0 mainline's uio_pci_generic exposes too, and
 # an ivshmem-doorbell (ivshmem-server.py) for our MSI-X latency. In
 # each boot the cores take turns for BENCH_ROUNDS rounds (mainline, ours,
-# mainline, ours, ...), same benchmark binary, same bench stub source.
+# vfio, mainline, ours, vfio, ...), same benchmark binary, same bench
+# stub source.
 # Writes build/bench/{table.txt,summary.json} and per kernel
 # build/bench/<id>/{guest.log,raw.txt,latency-cdf.png,samples/}
 # (BENCH_OUT chooses another directory).
 # Knobs: BENCH_ROUNDS (default 3), per round BENCH_ITERS (latency samples
 # per test, default 2000), BENCH_TPUT_MS, BENCH_TPUT_RUNS, BENCH_MEM_ITERS,
-# BENCH_BIG_ITERS (maps of the big BAR), BENCH_CORES, and BENCH_NICE
+# BENCH_BIG_ITERS (maps of the big BAR), BENCH_CORES, BENCH_TRACE=1 (a
+# function_graph trace per interrupt path after the rounds, summed per
+# event in the table; slows the run), and BENCH_NICE
 # (default -10): the nice value QEMU runs at, so background load on the
 # host disturbs the phases less; 0 leaves it alone. BENCH_QEMU is the QEMU
 # binary (default Debian's, which has qxl; ours is built without it).
