@@ -7,6 +7,7 @@
 # in seconds after which the guest is killed and the run counts as failed.
 # UIO_BOOT_IOMMU=1 boots a q35 machine with an Intel IOMMU doing interrupt
 # remapping (what VFIO's type1 containers need) instead of the pc machine.
+# UIO_BOOT_APPEND adds to the guest's command line.
 set -eu
 
 krel=$1
@@ -15,10 +16,10 @@ log=$3
 shift 3
 
 machine="-M pc"
-append=
+append=${UIO_BOOT_APPEND:+ $UIO_BOOT_APPEND}
 if [ "${UIO_BOOT_IOMMU:-0}" = 1 ]; then
 	machine="-M q35 -device intel-iommu,intremap=on"
-	append=" intel_iommu=on"
+	append="$append intel_iommu=on"
 fi
 
 # boot <log> [extra QEMU arguments...]: one run of the guest.
