@@ -61,43 +61,37 @@ def parse_log(path):
     return res
 
 
-def parse_raw(path):
-    """{"<core>.r<round>.<test>": ([latency ns], [re-enable ns], [round trip ns])}"""
-    samples = {}
+def raw_files(path):
+    """{"<file name>": [lines]}: the files the guest sent to the raw port."""
+    files = {}
     cur = None
     if not os.path.exists(path):
-        return samples
-    with open(path, errors="replace") as f:
-        for line in f:
-            line = line.strip().replace("\r", "")
-            if line.startswith("=== FILE "):
-                cur = samples.setdefault(line[9:], ([], [], []))
-            elif line.startswith("==="):
-                cur = None
-            elif cur is not None and line:
-                parts = line.split()
-                if len(parts) == 3 and all(x.isdigit() for x in parts):
-                    for col, x in zip(cur, parts):
-                        col.append(int(x))
-    return samples
-
-
-def parse_traces(path):
-    """{"<path name>": [function_graph lines]} of a BENCH_TRACE=1 run."""
-    traces = {}
-    cur = None
-    if not os.path.exists(path):
-        return traces
+        return files
     with open(path, errors="replace") as f:
         for line in f:
             line = line.rstrip().replace("\r", "")
-            if line.startswith("=== FILE trace."):
-                cur = traces.setdefault(line[15:], [])
+            if line.startswith("=== FILE "):
+                cur = files.setdefault(line[9:], [])
             elif line.startswith("==="):
                 cur = None
             elif cur is not None:
                 cur.append(line)
-    return traces
+    return files
+
+
+def parse_raw(files):
+    """{"<core>.r<round>.<test>": ([latency ns], [re-enable ns], [round trip ns])}"""
+    samples = {}
+    for name, lines in files.items():
+        if name.startswith("trace."):
+            continue
+        cols = samples.setdefault(name, ([], [], []))
+        for line in lines:
+            parts = line.split()
+            if len(parts) == 3 and all(x.isdigit() for x in parts):
+                for col, x in zip(cols, parts):
+                    col.append(int(x))
+    return samples
 
 
 TRACE_LINE = re.compile(r"^\s*\d+\)\s+[-+!#*@$ ]?\s*([\d.]+) us\s+\|( *)(.*)$")
@@ -137,9 +131,9 @@ def trace_summary(lines):
             for d, fn in sorted(order, key=lambda k: (k[0], -total[k]))]
 
 
-def trace_block(kdir):
+def trace_block(files):
     """Where the time of each path goes, from the guest's function_graph."""
-    traces = parse_traces(os.path.join(kdir, "raw.txt"))
+    traces = {k[6:]: v for k, v in files.items() if k.startswith("trace.")}
     if not traces:
         return []
     lines = ["where the time goes (BENCH_TRACE=1: function_graph under TCG, "
@@ -297,7 +291,8 @@ def kernel_block(out, kid, summary):
     except OSError:
         krel = "?"
     res = parse_log(os.path.join(kdir, "guest.log"))
-    raw = parse_raw(os.path.join(kdir, "raw.txt"))
+    files = raw_files(os.path.join(kdir, "raw.txt"))
+    raw = parse_raw(files)
     rounds = sorted(set(res["mainline"]) | set(res["ours"]))
     per = {c: {rn: round_metrics(c, rn, res[c].get(rn, {}), raw) for rn in rounds}
            for c in ALL_CORES}
@@ -371,7 +366,7 @@ def kernel_block(out, kid, summary):
     lines.extend("  " + p for p in problems[:10])
     lines += three_way(per, rounds, ks)
     lines += mode_throughput(per, rounds, ks)
-    lines += trace_block(kdir)
+    lines += trace_block(files)
     save_samples(kdir, raw)
     plot(kdir, kid, raw)
     ok = any(per["mainline"][rn] for rn in rounds) and any(per["ours"][rn] for rn in rounds)
