@@ -39,9 +39,10 @@ demo:
 clean:
 	rm -rf build
 
-# Mainline's UIO against ours, one QEMU boot per kernel of BENCH_KERNELS
-# (default "6.12 6.12-rt 6.1"), cores in turns: IRQ latency, event
-# throughput, mmap against copy, mapping a 256 MiB BAR; build/bench/.
+# Mainline's UIO and VFIO against ours, one QEMU boot per kernel of
+# BENCH_KERNELS (default "6.12 6.12-rt 6.1 6.1-rt"), cores in turns: IRQ
+# latency and round trip per interrupt mode, event throughput, mmap
+# against copy, mapping a 256 MiB BAR; build/bench/.
 .PHONY: bench
 bench:
 	$(HOST)/bench.sh

@@ -927,10 +927,17 @@ static void uio_sysfs_del(struct uio_device *idev)
 	uio_del_regions(idev->maps_dir);
 }
 
+/*
+ * A reader usually calls read() again before the next event and finds it
+ * pending without queueing: then there is nobody to wake, and the handler
+ * takes no wait-queue lock. wq_has_sleeper() orders the count before the
+ * look at the queue; a waiter queues itself before it reads the count.
+ */
 static void uio_signal_event(struct uio_device *idev)
 {
 	atomic_inc(&idev->event);
-	wake_up_interruptible(&idev->wait);
+	if (wq_has_sleeper(&idev->wait))
+		wake_up_interruptible(&idev->wait);
 	kill_fasync(&idev->async_queue, SIGIO, POLL_IN);
 }
 
@@ -1090,6 +1097,8 @@ static __poll_t uio_poll(struct file *filep, poll_table *wait)
 	struct uio_device *idev = listener->idev;
 
 	poll_wait(filep, &idev->wait, wait);
+	/* Queued before the count is read: pairs with uio_signal_event(). */
+	smp_mb();
 	/*
 	 * Readable too, as in mainline: a loop that waits for EPOLLIN alone
 	 * must wake and learn from read() that the device is gone.
@@ -1115,6 +1124,11 @@ static ssize_t uio_read(struct file *filep, char __user *buf, size_t count,
 	ret = uio_check_events(idev);
 	if (ret)
 		return ret;
+
+	/* An event already pending: no wait queue, and no second check. */
+	event = atomic_read(&idev->event);
+	if (event != listener->event_seen)
+		goto out_copy;
 
 	/* Queued once for the whole wait: each wakeup costs one lock round. */
 	add_wait_queue(&idev->wait, &wait);
@@ -1144,6 +1158,7 @@ static ssize_t uio_read(struct file *filep, char __user *buf, size_t count,
 	if (ret)
 		return ret;
 
+out_copy:
 	if (copy_to_user(buf, &event, sizeof(event)))
 		return -EFAULT;
 	listener->event_seen = event;

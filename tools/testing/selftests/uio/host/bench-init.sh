@@ -1,13 +1,14 @@
 #!/bin/busybox sh
 # SPDX-License-Identifier: GPL-2.0
 # /init of the benchmark guest: ROUNDS rounds, each running every core of
-# CORES in turn (mainline, ours, mainline, ours, ...), so drift of the host
-# over the run hits both cores alike. Per core and round: load the core,
-# bind the first edu device (and the big-BAR device, if any) to its
-# uio_pci_generic, load the bench stub built for that core, run the same
-# /bench/uio_bench commands, and unload it all again. RESULT lines go to
+# CORES in turn (mainline, ours, vfio, mainline, ours, vfio, ...), so drift
+# of the host over the run hits all of them alike. Per core and round:
+# load the core, bind the first edu device (and the big-BAR device, if
+# any) to its uio_pci_generic, load the bench stub built for that core,
+# run the same /bench/uio_bench commands, and unload it all again. RESULT lines go to
 # the console, raw samples to the second serial port (/dev/ttyS1) so the
-# console stays readable.
+# console stays readable. The "vfio" core is the distribution's vfio-pci
+# with the same edu device, its INTx and MSI signalling an eventfd.
 /bin/busybox --install -s /bin
 mkdir -p /proc /sys /dev /tmp
 mount -t proc proc /proc
@@ -32,15 +33,16 @@ uio_of() {
 	return 1
 }
 
-# driver_override binds just this device; the other edu stays free.
+# driver_override binds just this device (to uio_pci_generic unless a
+# driver is named); the other edu stays free.
 bind() {
-	echo uio_pci_generic > "/sys/bus/pci/devices/$1/driver_override"
+	echo "${2:-uio_pci_generic}" > "/sys/bus/pci/devices/$1/driver_override"
 	echo "$1" > /sys/bus/pci/drivers_probe
 }
 
 unbind() {
-	[ -e "/sys/bus/pci/drivers/uio_pci_generic/$1" ] &&
-		echo "$1" > /sys/bus/pci/drivers/uio_pci_generic/unbind
+	[ -e "/sys/bus/pci/devices/$1/driver" ] &&
+		echo "$1" > "/sys/bus/pci/devices/$1/driver/unbind"
 	echo > "/sys/bus/pci/devices/$1/driver_override"
 }
 
@@ -98,7 +100,8 @@ steer_irq() {
 
 # Our uio_pci_generic only: latency with an MSI vector (edu, msi mode)
 # and an MSI-X vector (ivshmem-doorbell, auto mode), named by mode, to
-# set beside INTx (the lat_*_write rows of the same core and round).
+# set beside INTx (the lat_*_write rows of the same core and round). A
+# vector of its own needs no re-arm: the loop has none, as DPDK's.
 bench_msi_modes() {
 	param=/sys/module/uio_pci_generic/parameters/intr_mode
 	[ -e "$param" ] || return 0
@@ -116,8 +119,8 @@ bench_msi_modes() {
 		echo "# $core: $d at $mdev in $mode mode"
 		steer_irq "/sys/bus/pci/devices/$d"
 		for wait in read poll epoll; do
-			taskset -c 1 /bench/uio_bench lat "$mdev" "$d" $wait write \
-				"$ITERS" "/tmp/samples/$core.r$round.lat_${wait}_write_$mode" \
+			taskset -c 1 /bench/uio_bench lat "$mdev" "$d" $wait none \
+				"$ITERS" "/tmp/samples/$core.r$round.lat_${wait}_none_$mode" \
 				"$mode"
 		done
 		[ "$d" = "$ivshmem" ] && unbind "$d"
@@ -128,9 +131,30 @@ bench_msi_modes() {
 	dev=$(uio_of "/sys/bus/pci/devices/$edu") || echo "=== NO UIO for $edu"
 }
 
+# VFIO with the edu device: INTx re-armed by the unmask ioctl, and MSI.
+bench_vfio() {
+	echo "=== CORE vfio ROUND $1"
+	bind "$edu" vfio-pci
+	for wait in read poll epoll; do
+		for mode in intx msi; do
+			how=unmask
+			[ "$mode" = msi ] && how=none
+			taskset -c 1 /bench/uio_bench lat vfio "$edu" $wait $how \
+				"$ITERS" "/tmp/samples/vfio.r$1.lat_${wait}_${how}_$mode" \
+				"$mode"
+		done
+	done
+	unbind "$edu"
+	echo "=== CORE END vfio"
+}
+
 bench_core() {
 	core=$1
 	round=$2
+	if [ "$core" = vfio ]; then
+		bench_vfio "$round"
+		return
+	fi
 	echo "=== CORE $core ROUND $round"
 	for m in uio uio_pci_generic "uio_bench_$core"; do
 		insmod "/bench/$core/$m.ko" || { echo "=== INSMOD FAILED $core $m"; return; }
@@ -165,10 +189,66 @@ bench_core() {
 	echo "=== CORE END $core"
 }
 
+# TRACE=1: where the time of each path goes. function_graph from the
+# kernel's entry points for the interrupt and for the loop's syscalls, a
+# few depths deep, around a short latency run per path (ours in INTx mode
+# with both re-arms and in MSI mode, VFIO's INTx and MSI); the traces go
+# to the raw port as trace.<path>.
+trace_run() {
+	name=$1
+	shift
+	t=/sys/kernel/tracing
+	echo 0 > $t/tracing_on
+	echo > $t/trace
+	echo 1 > $t/tracing_on
+	taskset -c 1 /bench/uio_bench lat "$1" "$2" "$3" "$4" 100 \
+		/tmp/trace.samples ${5:+"$5"}
+	echo 0 > $t/tracing_on
+	cat $t/trace > "/tmp/samples/trace.$name"
+}
+
+trace_paths() {
+	t=/sys/kernel/tracing
+	mount -t tracefs nodev $t || return 0
+	echo function_graph > $t/current_tracer
+	echo 5 > $t/max_graph_depth
+	echo 1 > $t/options/funcgraph-tail
+	echo 8192 > $t/buffer_size_kb
+	for m in uio uio_pci_generic; do
+		insmod "/bench/ours/$m.ko"
+	done
+	echo "handle_irq_event irq_thread_fn irq_forced_thread_fn vfs_read vfs_write \
+		__x64_sys_ioctl" \
+		> $t/set_graph_function
+	bind "$edu"
+	dev=$(uio_of "/sys/bus/pci/devices/$edu")
+	steer_irq "/sys/bus/pci/devices/$edu"
+	trace_run ours_intx_write "$dev" "$edu" read write
+	trace_run ours_intx_config "$dev" "$edu" read config
+	unbind "$edu"
+	echo "$edu=msi" > /sys/module/uio_pci_generic/parameters/intr_mode
+	bind "$edu"
+	dev=$(uio_of "/sys/bus/pci/devices/$edu")
+	steer_irq "/sys/bus/pci/devices/$edu"
+	trace_run ours_msi "$dev" "$edu" read none msi
+	unbind "$edu"
+	bind "$edu" vfio-pci
+	trace_run vfio_intx vfio "$edu" read unmask intx
+	trace_run vfio_msi vfio "$edu" read none msi
+	unbind "$edu"
+	rmmod uio_pci_generic uio
+	echo nop > $t/current_tracer
+}
+
 if [ -e "/sys/bus/pci/devices/$big/resource" ]; then
 	echo "# big-BAR device $big: $(cat "/sys/bus/pci/devices/$big/vendor")" \
 		"$(cat "/sys/bus/pci/devices/$big/device")," \
 		"BAR0 (start end flags): $(head -n 1 "/sys/bus/pci/devices/$big/resource")"
+fi
+if [ -e /bench/vfio/order ]; then
+	while read -r m; do
+		insmod "/bench/vfio/$m.ko" || echo "=== INSMOD FAILED vfio $m"
+	done < /bench/vfio/order
 fi
 echo "=== BENCH BEGIN"
 round=1
@@ -178,6 +258,7 @@ while [ "$round" -le "$ROUNDS" ]; do
 	done
 	round=$((round + 1))
 done
+[ "${TRACE:-0}" = 1 ] && trace_paths
 echo "=== BENCH END"
 
 stty -F /dev/ttyS1 raw 2>/dev/null

@@ -9,10 +9,11 @@ lines per core and round) and <dir>/<id>/raw.txt (latency samples from the
 second serial port); writes <dir>/table.txt, <dir>/summary.json,
 <dir>/<id>/samples/ and <dir>/<id>/latency-cdf.png.
 
-The cores take turns within one boot (mainline, ours, mainline, ours, ...):
-every metric is taken per round, a ratio ours/mainline is formed per round
-from the two phases of that round, and the table shows the per-round
-ratios and their median. The mainline and ours columns are the medians
+The cores take turns within one boot (mainline, ours, vfio, mainline,
+ours, vfio, ...): every metric is taken per round, a ratio ours/mainline
+(and ours/VFIO in the three-way table) is formed per round from the
+phases of that round, and the table shows the per-round ratios and their
+median. The mainline and ours columns are the medians
 over rounds. Targets are measured against the median ratio and reported as
 met or missed; a benchmark never fails on a number: the exit status is
 non-zero only when the run itself is broken (no results for a core).
@@ -24,6 +25,7 @@ import subprocess
 import sys
 
 CORES = ("mainline", "ours")
+ALL_CORES = CORES + ("vfio",)
 WAITS = ("read", "poll", "epoll")
 HOWS = ("config", "write")
 # Interrupt modes of our uio_pci_generic besides INTx, measured on ours only.
@@ -37,7 +39,7 @@ WC_SIZES = (4096, 1 << 20)
 
 def parse_log(path):
     """{core: {round: {name: kv, "tput": [kv...]}}}"""
-    res = {c: {} for c in CORES}
+    res = {c: {} for c in ALL_CORES}
     cur = None
     if not os.path.exists(path):
         return res
@@ -62,25 +64,89 @@ def parse_log(path):
     return res
 
 
-def parse_raw(path):
-    """{"<core>.r<round>.<test>": ([latency ns], [re-enable ns])}"""
-    samples = {}
+def raw_files(path):
+    """{"<file name>": [lines]}: the files the guest sent to the raw port."""
+    files = {}
     cur = None
     if not os.path.exists(path):
-        return samples
+        return files
     with open(path, errors="replace") as f:
         for line in f:
-            line = line.strip().replace("\r", "")
+            line = line.rstrip().replace("\r", "")
             if line.startswith("=== FILE "):
-                cur = samples.setdefault(line[9:], ([], []))
+                cur = files.setdefault(line[9:], [])
             elif line.startswith("==="):
                 cur = None
-            elif cur is not None and line:
-                parts = line.split()
-                if len(parts) == 2 and parts[0].isdigit() and parts[1].isdigit():
-                    cur[0].append(int(parts[0]))
-                    cur[1].append(int(parts[1]))
+            elif cur is not None:
+                cur.append(line)
+    return files
+
+
+def parse_raw(files):
+    """{"<core>.r<round>.<test>": ([latency ns], [re-enable ns], [round trip ns])}"""
+    samples = {}
+    for name, lines in files.items():
+        if name.startswith("trace."):
+            continue
+        cols = samples.setdefault(name, ([], [], []))
+        for line in lines:
+            parts = line.split()
+            if len(parts) == 3 and all(x.isdigit() for x in parts):
+                for col, x in zip(cols, parts):
+                    col.append(int(x))
     return samples
+
+
+TRACE_LINE = re.compile(r"^\s*\d+\)\s+[-+!#*@$ ]?\s*([\d.]+) us\s+\|( *)(.*)$")
+# The device's own handler: one call per event, whatever the path.
+TRACE_EVENT = re.compile(r"^(uio_interrupt|vfio_intx_handler|vfio_msihandler)\b")
+
+
+def trace_summary(lines):
+    """[(depth, function, calls per event, us per event)] of one trace."""
+    calls, total, order = {}, {}, []
+    events = 0
+    for line in lines:
+        m = TRACE_LINE.match(line)
+        if not m:
+            continue
+        depth = (len(m.group(2)) - 1) // 2
+        body = m.group(3).strip()
+        tail = re.match(r"\} /\* (\S+)(?: \[\w+\])? \*/", body)
+        if tail:
+            fn = tail.group(1)
+        elif body.endswith("();"):
+            fn = body[:-3].split(" [")[0]
+        else:
+            continue
+        if TRACE_EVENT.match(fn):
+            events += 1
+        key = (depth, fn)
+        if key not in calls:
+            order.append(key)
+            calls[key] = 0
+            total[key] = 0.0
+        calls[key] += 1
+        total[key] += float(m.group(1))
+    if not events:
+        return []
+    return [(d, fn, calls[(d, fn)] / events, total[(d, fn)] / events)
+            for d, fn in sorted(order, key=lambda k: (k[0], -total[k]))]
+
+
+def trace_block(files):
+    """Where the time of each path goes, from the guest's function_graph."""
+    traces = {k[6:]: v for k, v in files.items() if k.startswith("trace.")}
+    if not traces:
+        return []
+    lines = ["where the time goes (BENCH_TRACE=1: function_graph under TCG, "
+             "us per event, depth <= 3, calls per event in parentheses):"]
+    for name in sorted(traces):
+        rows = [r for r in trace_summary(traces[name]) if r[0] <= 3 and r[3] >= 0.5]
+        lines.append("  %s:" % name)
+        lines.extend("    %s%-34s %7.2f us (%.2f)" % ("  " * d, fn, us, n)
+                     for d, fn, n, us in rows)
+    return lines
 
 
 def pct(vals, p):
@@ -106,27 +172,31 @@ def num(kv, key):
 def round_metrics(core, rnd, r, raw):
     """The metrics of one core in one round: {key: value}."""
     m = {}
-    for w in WAITS:
-        for h in HOWS:
-            name = "lat_%s_%s" % (w, h)
-            if r.get(name, {}).get("status") != "ok":
-                continue
-            lat, ren = raw.get("%s.r%d.%s" % (core, rnd, name), ([], []))
-            for p in (50, 99):
-                if lat:
-                    m["%s_p%d" % (name, p)] = pct(lat, p) / 1000.0
-                    m["ren_%s_%s_p%d" % (w, h, p)] = pct(ren, p) / 1000.0
-                else:   # no raw samples: the guest's own percentiles
-                    m["%s_p%d" % (name, p)] = (num(r[name], "p%d" % p) or 0) / 1000.0
+    # Every latency test: lat_<wait>_<re-arm>[_<mode>] -> its wait latency
+    # (key as the name), re-arm time (ren_...) and round trip (rt_...),
+    # closed-loop events/s (eps_...) and whether its counts were exact.
+    for name, kv in r.items():
+        if not name.startswith("lat_") or kv.get("status") != "ok":
+            continue
+        test = name[4:]
+        cols = raw.get("%s.r%d.%s" % (core, rnd, name), ([], [], []))
+        for p in (50, 99):
+            for prefix, col, field in (("lat_", cols[0], "p%d" % p),
+                                       ("ren_", cols[1], "reenable_p%d" % p),
+                                       ("rt_", cols[2], "rt_p%d" % p)):
+                # No raw samples: the guest's own percentiles.
+                v = pct(col, p) if col else num(kv, field)
+                if v is not None:
+                    m["%s%s_p%d" % (prefix, test, p)] = v / 1000.0
+        m["eps_" + test] = num(kv, "events_per_s")
+        if "exact" in kv:
+            m["exact_" + test] = (kv["exact"] == "1", int(num(kv, "events") or 0))
     for w in WAITS:
         for mode in MSI_MODES:
-            name = "lat_%s_write_%s" % (w, mode)
-            if r.get(name, {}).get("status") != "ok":
-                continue
-            lat, _ = raw.get("%s.r%d.%s" % (core, rnd, name), ([], []))
             for p in (50, 99):
-                m["lat_%s_%s_p%d" % (w, mode, p)] = (
-                    pct(lat, p) if lat else num(r[name], "p%d" % p) or 0) / 1000.0
+                k = "lat_%s_none_%s_p%d" % (w, mode, p)
+                if k in m:
+                    m["lat_%s_%s_p%d" % (w, mode, p)] = m[k]
     # Each core with its own way to re-enable: write(fd, 1) if it has one.
     for w in WAITS:
         for p in (50, 99):
@@ -251,10 +321,11 @@ def kernel_block(out, kid, summary):
     except OSError:
         krel = "?"
     res = parse_log(os.path.join(kdir, "guest.log"))
-    raw = parse_raw(os.path.join(kdir, "raw.txt"))
+    files = raw_files(os.path.join(kdir, "raw.txt"))
+    raw = parse_raw(files)
     rounds = sorted(set(res["mainline"]) | set(res["ours"]))
     per = {c: {rn: round_metrics(c, rn, res[c].get(rn, {}), raw) for rn in rounds}
-           for c in CORES}
+           for c in ALL_CORES}
     ks = {"release": krel, "rounds": len(rounds), "rows": {}}
     summary["kernels"][kid] = ks
     lines = ["== %s (%s): %d round(s), cores in turns mainline, ours, ..." %
@@ -325,19 +396,119 @@ def kernel_block(out, kid, summary):
     ks["guest_problems"] = problems
     lines.append("guest kernel log problems: %s" % (len(problems) or "none"))
     lines.extend("  " + p for p in problems[:10])
+    lines += three_way(per, rounds, ks)
+    lines += mode_throughput(per, rounds, ks)
+    lines += trace_block(files)
     save_samples(kdir, raw)
     plot(kdir, kid, raw)
     ok = any(per["mainline"][rn] for rn in rounds) and any(per["ours"][rn] for rn in rounds)
     return lines, ok
 
 
+# Three-way paths: (label, ours test, VFIO test, mainline test or None).
+# Each core with the loop its users run: ours re-arms INTx with write(fd, 1)
+# or, as DPDK does, in config space; VFIO with its unmask ioctl; mainline
+# in config space. A vector of its own needs no re-arm on any core.
+THREE_WAY = (
+    ("INTx read, write(fd,1)", "read_write", "read_unmask_intx", "read_config"),
+    ("INTx read, config", "read_config", "read_unmask_intx", "read_config"),
+    ("INTx epoll, write(fd,1)", "epoll_write", "epoll_unmask_intx", "epoll_config"),
+    ("MSI read", "read_none_msi", "read_none_msi", None),
+    ("MSI epoll", "epoll_none_msi", "epoll_none_msi", None),
+    ("MSI-X read (vs VFIO MSI)", "read_none_msix", "read_none_msi", None),
+    ("MSI-X epoll (vs VFIO MSI)", "epoll_none_msix", "epoll_none_msi", None),
+)
+
+
+def ratio_cell(per, rounds, key_a, key_b):
+    """(median, min, max) over rounds of per-round ratios ours/VFIO."""
+    rat = []
+    for rn in rounds:
+        a, b = per["ours"][rn].get(key_a), per["vfio"][rn].get(key_b)
+        if a is not None and b:
+            rat.append(a / b)
+    if not rat:
+        return None, "-"
+    return median(rat), "%s [%s-%s]" % (fmt_ratio(median(rat)),
+                                       fmt_ratio(min(rat)), fmt_ratio(max(rat)))
+
+
+def three_way(per, rounds, ks):
+    """Ours against VFIO (and mainline) per path: wait and round trip."""
+    if not any(per["vfio"][rn] for rn in rounds):
+        return ["three-way: no VFIO results"]
+    lines = ["three-way, us (median over rounds), wait = raise to return, "
+             "rt = wait + ack + re-arm; ours/VFIO: median [min-max] of per-round ratios",
+             "%-27s %-8s %9s %9s %9s  %-20s" % ("path", "", "mainline", "ours",
+                                                 "VFIO", "ours/VFIO")]
+    ks["three_way"] = {}
+    for label, ot, vt, mt in THREE_WAY:
+        for what, prefix in (("wait", "lat_"), ("rt", "rt_")):
+            for p in (50, 99):
+                ko, kv = "%s%s_p%d" % (prefix, ot, p), "%s%s_p%d" % (prefix, vt, p)
+                ov = median([per["ours"][rn].get(ko) for rn in rounds])
+                vv = median([per["vfio"][rn].get(kv) for rn in rounds])
+                if ov is None and vv is None:
+                    continue
+                mv = None
+                if mt:
+                    mv = median([per["mainline"][rn].get("%s%s_p%d" % (prefix, mt, p))
+                                 for rn in rounds])
+                mr, cell = ratio_cell(per, rounds, ko, kv)
+                lines.append("%-27s %-8s %9s %9s %9s  %-20s%s" % (
+                    label, "%s p%d" % (what, p), fmt(mv, "us"), fmt(ov, "us"),
+                    fmt(vv, "us"), cell,
+                    "" if mr is None else (" met" if mr <= 1.0 else " MISSED")))
+                ks["three_way"]["%s %s p%d" % (label, what, p)] = {
+                    "mainline": mv, "ours": ov, "vfio": vv, "median_ratio": mr,
+                    "cell": cell}
+    return lines
+
+
+def mode_throughput(per, rounds, ks):
+    """Closed-loop events/s per interrupt mode, and exact counts per path."""
+    lines = ["closed loop raise -> read() -> ack -> re-arm, events/s (median over rounds):"]
+    rows = (("ours intx, write(fd,1)", "ours", "read_write"),
+            ("ours intx, config", "ours", "read_config"),
+            ("ours msi", "ours", "read_none_msi"),
+            ("ours msix", "ours", "read_none_msix"),
+            ("mainline intx, config", "mainline", "read_config"),
+            ("VFIO intx, unmask", "vfio", "read_unmask_intx"),
+            ("VFIO msi", "vfio", "read_none_msi"))
+    ks["mode_tput"] = {}
+    base = median([per["ours"][rn].get("eps_read_write") for rn in rounds])
+    for label, core, test in rows:
+        v = median([per[core][rn].get("eps_" + test) for rn in rounds])
+        if v is None:
+            continue
+        rel = " (%.2fx ours intx)" % (v / base) if base else ""
+        lines.append("  %-24s %9s%s" % (label, fmt(v, "/s"), rel))
+        ks["mode_tput"][label] = v
+    good = total = events = 0
+    bad = []
+    for c in ALL_CORES:
+        for rn in rounds:
+            for k, (ok, n) in ((k, v) for k, v in per[c][rn].items()
+                               if k.startswith("exact_")):
+                total += 1
+                events += n
+                if ok:
+                    good += 1
+                else:
+                    bad.append("%s r%d %s" % (c, rn, k[6:]))
+    ks["exact_paths"] = [good, total]
+    lines.append("event counts exact on every latency path: %d/%d runs, %d waits%s" % (
+        good, total, events, (": NOT on " + ", ".join(bad[:6])) if bad else ""))
+    return lines
+
+
 def save_samples(kdir, raw):
     os.makedirs(os.path.join(kdir, "samples"), exist_ok=True)
-    for key, (lat, ren) in raw.items():
+    for key, cols in raw.items():
         with open(os.path.join(kdir, "samples", key + ".txt"), "w") as f:
-            f.write("# latency_ns reenable_ns\n")
-            for a, b in zip(lat, ren):
-                f.write("%d %d\n" % (a, b))
+            f.write("# latency_ns reenable_ns roundtrip_ns\n")
+            for row in zip(*cols):
+                f.write("%d %d %d\n" % row)
 
 
 def plot(kdir, kid, raw):
@@ -345,7 +516,7 @@ def plot(kdir, kid, raw):
     curves = []
     for w in ("read", "epoll"):
         for core, h in (("mainline", "config"), ("ours", "config"), ("ours", "write")):
-            s = sorted(v for k, (lat, _) in raw.items()
+            s = sorted(v for k, (lat, _, _) in raw.items()
                        if k.startswith(core + ".r") and k.endswith(".lat_%s_%s" % (w, h))
                        for v in lat)
             if not s:

@@ -1,19 +1,24 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # `make bench`: mainline's UIO (the distribution kernel's own uio.ko and
-# uio_pci_generic.ko) against ours, on the same kernel: one QEMU/TCG boot
-# per kernel of BENCH_KERNELS (ids of kernel.sh, default "6.12 6.12-rt
-# 6.1"; BENCH_KERNEL=ID alone runs one), with the edu device and a qxl
+# uio_pci_generic.ko) and the distribution's vfio-pci against ours, on the
+# same kernel: one QEMU/TCG boot per kernel of BENCH_KERNELS (ids of
+# kernel.sh, default "6.12 6.12-rt 6.1 6.1-rt"; BENCH_KERNEL=ID alone runs
+# one), a q35 machine with an Intel IOMMU doing interrupt remapping (what
+# a type1v2 VFIO container needs), with the edu device and a qxl
 # device whose 256 MiB BAR0 mainline's uio_pci_generic exposes too, and
 # an ivshmem-doorbell (ivshmem-server.py) for our MSI-X latency. In
 # each boot the cores take turns for BENCH_ROUNDS rounds (mainline, ours,
-# mainline, ours, ...), same benchmark binary, same bench stub source.
+# vfio, mainline, ours, vfio, ...), same benchmark binary, same bench
+# stub source.
 # Writes build/bench/{table.txt,summary.json} and per kernel
 # build/bench/<id>/{guest.log,raw.txt,latency-cdf.png,samples/}
 # (BENCH_OUT chooses another directory).
 # Knobs: BENCH_ROUNDS (default 3), per round BENCH_ITERS (latency samples
 # per test, default 2000), BENCH_TPUT_MS, BENCH_TPUT_RUNS, BENCH_MEM_ITERS,
-# BENCH_BIG_ITERS (maps of the big BAR), BENCH_CORES, and BENCH_NICE
+# BENCH_BIG_ITERS (maps of the big BAR), BENCH_CORES, BENCH_TRACE=1 (a
+# function_graph trace per interrupt path after the rounds, summed per
+# event in the table; slows the run), and BENCH_NICE
 # (default -10): the nice value QEMU runs at, so background load on the
 # host disturbs the phases less; 0 leaves it alone. BENCH_QEMU is the QEMU
 # binary (default Debian's, which has qxl; ours is built without it).
@@ -24,7 +29,7 @@ top=$(cd "$here/../../../../.." && pwd)
 src=$top/tools/testing/selftests/uio/bench
 start=$(date +%s)
 
-kernels=${BENCH_KERNELS:-${BENCH_KERNEL:-6.12 6.12-rt 6.1}}
+kernels=${BENCH_KERNELS:-${BENCH_KERNEL:-6.12 6.12-rt 6.1 6.1-rt}}
 qemu=${BENCH_QEMU:-/usr/bin/qemu-system-x86_64}
 KERNELS=$kernels "$here/deps.sh" guest bench
 out=${BENCH_OUT:-$top/build/bench}
@@ -73,6 +78,20 @@ bench_kernel() {
 		fi
 		cp "$ours/modules/$m.ko" "$kout/root/bench/ours/"
 	done
+	# VFIO as the distribution ships it, in load order; vfio_virqfd is a
+	# module of its own before 6.2.
+	mkdir -p "$kout/root/bench/vfio"
+	for m in irqbypass vfio vfio_virqfd vfio_iommu_type1 vfio-pci-core \
+		vfio-pci; do
+		ko=$(find "/lib/modules/$krel/kernel" -name "$m.ko" -o \
+			-name "$m.ko.xz" | head -n 1)
+		[ -n "$ko" ] || continue
+		case $ko in
+		*.xz) xz -dc "$ko" > "$kout/root/bench/vfio/$m.ko" ;;
+		*) cp "$ko" "$kout/root/bench/vfio/" ;;
+		esac
+		echo "$m" >> "$kout/root/bench/vfio/order"
+	done
 	cp "$kout/src/mainline/uio_bench_mainline.ko" "$kout/root/bench/mainline/"
 	cp "$kout/src/ours/uio_bench_ours.ko" "$kout/root/bench/ours/"
 	cp "$out/uio_bench" "$kout/root/bench/"
@@ -83,7 +102,8 @@ TPUT_MS=${BENCH_TPUT_MS:-500}
 TPUT_RUNS=${BENCH_TPUT_RUNS:-1}
 MEM_ITERS=${BENCH_MEM_ITERS:-5000}
 BIG_ITERS=${BENCH_BIG_ITERS:-8}
-CORES="${BENCH_CORES:-mainline ours}"
+CORES="${BENCH_CORES:-mainline ours vfio}"
+TRACE=${BENCH_TRACE:-0}
 CONF
 
 	GUEST_INIT=$here/bench-init.sh EXTRA_ROOT=$kout/root UIO_MODULES=" " \
@@ -95,7 +115,14 @@ CONF
 		[ -S "$kout/ivshmem.sock" ] && break
 		sleep 0.5
 	done
-	QEMU_BIN=$out/qemu-nice UIO_BOOT_TIMEOUT=${UIO_BOOT_TIMEOUT:-1500} \
+	# The raw samples (megabytes) leave through the second 8250 port; on
+	# the RT kernels its threaded handler sees most of that many TX
+	# interrupts already served, and the spurious-IRQ check would disable
+	# the line mid-dump ("irq 3: nobody cared") and stall it.
+	QEMU_BIN=$out/qemu-nice UIO_MACHINE=q35 \
+		UIO_EARLY_ARGS="-device intel-iommu,intremap=on" \
+		UIO_KERNEL_ARGS="intel_iommu=on noirqdebug" \
+		UIO_BOOT_TIMEOUT=${UIO_BOOT_TIMEOUT:-1500} \
 		"$here/boot.sh" "$krel" "$kout/bench.cpio.gz" "$kout/guest.log" \
 		-chardev file,id=raw,path="$kout/raw.txt" \
 		-device isa-serial,chardev=raw \
