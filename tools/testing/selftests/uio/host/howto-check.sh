@@ -1,6 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Compile every example in Documentation/uio-howto.txt; print TAP.
+# Check that Documentation/uio-howto.txt is valid reStructuredText
+# (docutils reports not even a warning: it goes into the kernel's
+# Documentation/driver-api/ as uio-howto.rst) and compile every example
+# in it; print TAP.
 #   howto-check.sh [--keep DIR] [--extract DIR]
 #
 # The howto is reStructuredText; an example is the literal block between
@@ -76,7 +79,7 @@ END {
 
 [ -n "$extract_only" ] && exit 0
 
-n=$(wc -l < "$work/examples")
+n=$(( $(wc -l < "$work/examples") + 1 ))
 # Against the headers of the first kernel of $KERNELS (default 6.12).
 set -- ${KERNELS:-6.12}
 krel=$("$here/kernel.sh" "$1")
@@ -97,6 +100,11 @@ report() {
 		failed=$((failed + 1))
 	fi
 }
+
+rc=0
+rst2pseudoxml --report=warning --exit-status=warning "$doc" /dev/null \
+	> "$work/log" 2>&1 || rc=$?
+report $rc "howto: valid reStructuredText (docutils, no warnings)"
 
 while read -r kind file; do
 	case $kind in
