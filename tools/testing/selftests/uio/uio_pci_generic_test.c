@@ -58,7 +58,6 @@ FIXTURE_SETUP(edu)
 	ASSERT_EQ(0, irq_enable(self->fd));
 }
 
-
 FIXTURE_TEARDOWN(edu)
 {
 	char path[PATH_MAX];
