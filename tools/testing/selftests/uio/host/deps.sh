@@ -27,7 +27,7 @@ QEMU_PKGS="build-essential dpkg-dev ninja-build meson pkg-config python3
 	libglib2.0-dev libpixman-1-dev zlib1g-dev libfdt-dev patch
 	qemu-system-data seabios ipxe-qemu"
 MERGE_PKGS="build-essential flex bison bc sparse libelf-dev libssl-dev perl
-	git patch python3 cpio busybox-static qemu-system-x86
+	git patch python3 python3-ply python3-git cpio busybox-static qemu-system-x86
 	linux-source-6.1 linux-source-6.12"
 FRESH_PKGS="debootstrap debian-archive-keyring git"
 BENCH_PKGS="gnuplot-nox python3"

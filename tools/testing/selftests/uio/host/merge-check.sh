@@ -181,15 +181,17 @@ check_series() {
 			result FAIL "b. ${n%%-*} $subject" "not applied (git am)"
 			continue
 		fi
-		cp=$(cd "$stree" && perl scripts/checkpatch.pl --strict --terse \
-			--show-types --no-summary "$p" 2>&1)
+		# Its SPDX check runs Debian's python3 (python3-ply and
+		# python3-git of deps.sh); a traceback counts as a finding.
+		cp=$(cd "$stree" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl \
+			--strict --terse --show-types --no-summary "$p" 2>&1)
 		echo "$cp" > "$vlogs/bisect/$n.checkpatch"
 		e=$(echo "$cp" | grep -c ': ERROR:')
 		w=$(echo "$cp" | grep -c ': WARNING:')
 		c=$(echo "$cp" | grep -c ': CHECK:')
-		left=$(echo "$cp" | grep ': \(ERROR\|WARNING\|CHECK\):' |
-			grep -v ':WARNING:ENOSYS:' |
-			{ case $subject in selftests/*) grep -v ':WARNING:VOLATILE:' ;; *) cat ;; esac; } |
+		left=$(echo "$cp" | grep -e ': \(ERROR\|WARNING\|CHECK\):' -e '^Traceback' |
+			grep -v ' WARNING:ENOSYS:' |
+			{ case $subject in selftests/*) grep -v ' WARNING:VOLATILE:' ;; *) cat ;; esac; } |
 			grep -c .)
 		warn=$(count_warnings "$vlogs/bisect/$n.log")
 		detail="git am, make W=1 drivers/uio/: rc $(cat "$vlogs/bisect/$n.rc"), $warn warnings; checkpatch --strict: $e errors, $w warnings, $c checks"

@@ -248,6 +248,12 @@ copied() {
 	rm -f "$tree/.uio-backport-cflags.new"
 }
 
+if [ "$version" = "$TARGET_VERSION" ]; then
+	series
+else
+	copied
+fi
+
 # 5. The tree's stubs back, for `make drivers/uio/<stub>.o` only.
 suffix=$(echo "$version" | tr -d .)
 for f in "$base"/pristine/drivers/uio/uio_*.c; do
