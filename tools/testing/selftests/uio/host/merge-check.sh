@@ -499,7 +499,9 @@ check_version() {
 		grep -v '^tools/testing/selftests/uio/host/' | sort -u)
 	nfiles=0 bad=0
 	: > "$vlogs/checkpatch.log"
-	# Only what the tree has (bench/ is not part of the series).
+	# Only what the tree has (bench/ is not part of the series). In the
+	# 6.12 tree, a git repository, checkpatch also runs its SPDX check,
+	# with Debian's python3 as in check_series.
 	files=$(for f in $files; do [ -f "$tree/$f" ] && echo "$f"; done)
 	for f in $files; do
 		nfiles=$((nfiles + 1))
@@ -514,7 +516,7 @@ check_version() {
 			# write() ABI.
 			ignore="--ignore VOLATILE,ENOSYS" ;;
 		esac
-		out=$(cd "$tree" && perl scripts/checkpatch.pl --strict --no-summary \
+		out=$(cd "$tree" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --no-summary \
 			--terse --show-types $ignore -f "$f" 2>&1)
 		if [ -n "$out" ]; then
 			bad=$((bad + 1))
@@ -525,7 +527,7 @@ check_version() {
 	"$here/howto-check.sh" --extract "$vlogs/howto" 2>> "$vlogs/checkpatch.log"
 	for f in $(awk '$1 == "kernel" { print $2 }' "$vlogs/howto/examples"); do
 		nfiles=$((nfiles + 1))
-		out=$(cd "$tree" && perl scripts/checkpatch.pl --strict --no-summary \
+		out=$(cd "$tree" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --no-summary \
 			--terse --show-types --no-tree -f "$vlogs/howto/$f" 2>&1)
 		if [ -n "$out" ]; then
 			bad=$((bad + 1))
