@@ -22,6 +22,10 @@
 
 #define UPG_INTR_MODE		"/sys/module/uio_pci_generic/parameters/intr_mode"
 
+#define IVSHMEM_VENDOR		0x1af4
+#define IVSHMEM_DEVICE		0x1110
+#define NO_IVSHMEM		"needs QEMU's ivshmem-doorbell (host/with-ivshmem.sh)"
+
 #define MSI_RAISES		10000
 
 /* Register accesses the compiler neither drops, merges nor splits. */
@@ -391,8 +395,12 @@ FIXTURE_SETUP(ivshmem)
 	self->fd = -1;
 	self->map = MAP_FAILED;
 	self->saved[0] = '\0';
-	if (pci_find(0x1af4, 0x1110, self->addr, sizeof(self->addr), NULL))
-		SKIP(return, "needs QEMU's ivshmem-doorbell (host/check.sh)");
+	/* The 6.1 harness runs the test after a SKIP() here: skip there. */
+	if (pci_find(IVSHMEM_VENDOR, IVSHMEM_DEVICE, self->addr,
+		     sizeof(self->addr), NULL)) {
+		self->addr[0] = '\0';
+		return;
+	}
 	ASSERT_EQ(0, ivshmem_take(self->addr, self->saved,
 				  sizeof(self->saved)));
 	self->minor = rebind(self->addr, "auto");
@@ -429,6 +437,8 @@ TEST_F_TIMEOUT(ivshmem, auto_picks_msix_every_ring_one_event, 120)
 	long long before = uio_event_count(self->minor);
 	int i, exact = 0;
 
+	if (!self->addr[0])
+		SKIP(return, NO_IVSHMEM);
 	EXPECT_EQ(1, msi_irq_count(self->addr));
 	EXPECT_TRUE(pci_command(self->addr) & PCI_COMMAND_MASTER);
 	for (i = 0; i < 1000; i++) {
@@ -444,6 +454,8 @@ TEST_F_TIMEOUT(ivshmem, write_0_masks_the_msix_vector, 20)
 {
 	long long before = uio_event_count(self->minor);
 
+	if (!self->addr[0])
+		SKIP(return, NO_IVSHMEM);
 	ASSERT_EQ(0, irq_set(self->fd, 0));
 	reg_write(self->regs, IVSHMEM_DOORBELL, self->ring);
 	EXPECT_EQ(-1, uio_pci_wait_event(self->fd, 300));
@@ -454,6 +466,8 @@ TEST_F_TIMEOUT(ivshmem, write_0_masks_the_msix_vector, 20)
 
 TEST_F_TIMEOUT(ivshmem, unbind_wakes_reader_and_frees_vector, 30)
 {
+	if (!self->addr[0])
+		SKIP(return, NO_IVSHMEM);
 	unbind_under_reader(_metadata, self->fd, self->addr);
 }
 
@@ -508,8 +522,12 @@ FIXTURE_SETUP(ivshmem_vectors)
 		self->fd[k] = -1;
 	self->map = MAP_FAILED;
 	self->saved[0] = '\0';
-	if (pci_find(0x1af4, 0x1110, self->addr, sizeof(self->addr), NULL))
-		SKIP(return, "needs QEMU's ivshmem-doorbell (host/check.sh)");
+	/* The 6.1 harness runs the test after a SKIP() here: skip there. */
+	if (pci_find(IVSHMEM_VENDOR, IVSHMEM_DEVICE, self->addr,
+		     sizeof(self->addr), NULL)) {
+		self->addr[0] = '\0';
+		return;
+	}
 	ASSERT_EQ(0, ivshmem_take(self->addr, self->saved,
 				  sizeof(self->saved)));
 	snprintf(spec, sizeof(spec), "auto,%s=msix:%d", self->addr,
@@ -565,6 +583,8 @@ TEST_F(ivshmem_vectors, vector_0_alone_where_dpdk_looks)
 	char path[PATH_MAX], name[64];
 	int k;
 
+	if (!self->addr[0])
+		SKIP(return, NO_IVSHMEM);
 	EXPECT_EQ(1, pci_uio_entries(self->addr));
 	EXPECT_EQ(self->minor[0], uio_pci_minor(self->addr));
 	EXPECT_EQ(IVSHMEM_VECTORS, msi_irq_count(self->addr));
@@ -586,6 +606,8 @@ TEST_F_TIMEOUT(ivshmem_vectors, each_vector_on_its_own_file, 60)
 	long long before[IVSHMEM_VECTORS];
 	int k, j, round;
 
+	if (!self->addr[0])
+		SKIP(return, NO_IVSHMEM);
 	for (k = 0; k < IVSHMEM_VECTORS; k++)
 		before[k] = uio_event_count(self->minor[k]);
 	for (round = 1; round <= 25; round++) {
@@ -605,6 +627,8 @@ TEST_F_TIMEOUT(ivshmem_vectors, write_masks_one_vector_only, 20)
 	long long before1 = uio_event_count(self->minor[1]);
 	long long before2 = uio_event_count(self->minor[2]);
 
+	if (!self->addr[0])
+		SKIP(return, NO_IVSHMEM);
 	ASSERT_EQ(0, irq_set(self->fd[2], 0));
 	reg_write(self->regs, IVSHMEM_DOORBELL, self->id << 16 | 2);
 	EXPECT_EQ(-1, uio_pci_wait_event(self->fd[2], 300));
@@ -619,6 +643,8 @@ TEST_F_TIMEOUT(ivshmem_vectors, bus_master_until_last_vector_file, 20)
 {
 	int k;
 
+	if (!self->addr[0])
+		SKIP(return, NO_IVSHMEM);
 	for (k = 1; k < IVSHMEM_VECTORS; k++) {
 		close(self->fd[k]);
 		self->fd[k] = -1;
@@ -638,6 +664,8 @@ TEST_F_TIMEOUT(ivshmem_vectors, unbind_wakes_every_vector_and_frees_them, 30)
 	char path[PATH_MAX];
 	int k;
 
+	if (!self->addr[0])
+		SKIP(return, NO_IVSHMEM);
 	ASSERT_EQ(0, irq_set(self->fd[3], 0));
 	for (k = 0; k < IVSHMEM_VECTORS; k++) {
 		r[k] = (struct blocked_read){ .fd = self->fd[k] };

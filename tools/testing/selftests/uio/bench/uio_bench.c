@@ -29,6 +29,14 @@
  *	while mapped, from a flushed TLB like the first one (under TCG a TLB
  *	refill is a large part of a touch), and a third with the TLB warm.
  *	Each the median over <iterations> maps after one not counted.
+ *   uio_bench window <uio dev> <map index> <iterations>
+ *	WINDOWS x (mmap() of the first 1 MiB of a map, one load per 4 KiB
+ *	page, munmap()): the median total over <iterations> such loops.
+ *   uio_bench wc <uio dev> <map index> <sysfs resource file> <iterations>
+ *	Store bursts of 4 KiB and 1 MiB through the UIO map and through the
+ *	PCI sysfs resource file of the same BAR, uncached (resourceN) and
+ *	write-combining (resourceN_wc): the median time of a burst, ended
+ *	by a full fence so buffered stores count.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -675,6 +683,16 @@ static int64_t median_s64(int64_t *v, int n)
 	return v[n / 2];
 }
 
+/* The size of map <map> of UIO device /dev/uioN, from sysfs. */
+static size_t uio_map_size(const char *dev, int map)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "/sys/class/uio/%s/maps/map%d/size",
+		 strrchr(dev, '/') + 1, map);
+	return read_long(path);
+}
+
 static int cmd_bigmap(int argc, char **argv)
 {
 	static uint64_t t[BM_PARTS][BIGMAP_MAX], total[BIGMAP_MAX];
@@ -692,9 +710,7 @@ static int cmd_bigmap(int argc, char **argv)
 	iters = atoi(argv[3]);
 	if (iters < 1 || iters > BIGMAP_MAX)
 		iters = BIGMAP_MAX;
-	snprintf(path, sizeof(path), "/sys/class/uio/%s/maps/map%d/size",
-		 strrchr(argv[1], '/') + 1, map);
-	len = read_long(path);
+	len = uio_map_size(argv[1], map);
 	snprintf(path, sizeof(path), "/sys/class/uio/%s/maps/map%d/addr",
 		 strrchr(argv[1], '/') + 1, map);
 	phys = (unsigned long long)read_long(path);
@@ -758,6 +774,117 @@ static int cmd_bigmap(int argc, char **argv)
 	return 0;
 }
 
+#define WINDOWS		200
+#define WINDOW_LEN	(1024ul * 1024)
+
+static int cmd_window(int argc, char **argv)
+{
+	static uint64_t t[BIGMAP_MAX];
+	int fd, map, iters, i, w;
+	uint32_t sum = 0;
+	uint32_t *p;
+
+	if (argc != 4)
+		return 2;
+	map = atoi(argv[2]);
+	iters = atoi(argv[3]);
+	if (iters < 1 || iters > BIGMAP_MAX)
+		iters = BIGMAP_MAX;
+	if (uio_map_size(argv[1], map) < WINDOW_LEN) {
+		printf("RESULT window status=map-too-small\n");
+		return 0;
+	}
+	fd = open(argv[1], O_RDWR);
+	if (fd < 0)
+		die(argv[1]);
+	for (i = -1; i < iters; i++) {
+		uint64_t t0 = now_ns();
+
+		for (w = 0; w < WINDOWS; w++) {
+			p = map_region(fd, map, WINDOW_LEN);
+			sum += touch_pages(p, WINDOW_LEN);
+			if (munmap(p, WINDOW_LEN))
+				die("munmap window");
+		}
+		if (i >= 0)
+			t[i] = now_ns() - t0;
+	}
+	close(fd);
+	printf("RESULT window status=ok n=%d windows=%d len=%lu total_ns=%llu sum=%u\n",
+	       iters, WINDOWS, WINDOW_LEN,
+	       (unsigned long long)median_u64(t, iters), sum);
+	return 0;
+}
+
+/* The median time of a burst of len bytes of 64-bit stores to p. */
+static uint64_t store_burst_ns(uint64_t *p, size_t len, int iters)
+{
+	static uint64_t t[BIGMAP_MAX];
+	size_t i;
+	int n;
+
+	for (n = -1; n < iters; n++) {
+		uint64_t t0 = now_ns();
+
+		for (i = 0; i < len / 8; i++)
+			STORE(p[i], i);
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		if (n >= 0)
+			t[n] = now_ns() - t0;
+	}
+	return median_u64(t, iters);
+}
+
+static void wc_path(const char *name, int fd, off_t off, int iters)
+{
+	static const size_t sizes[] = { 4096, WINDOW_LEN };
+	unsigned int k;
+	void *p;
+
+	p = mmap(NULL, sizes[1], PROT_READ | PROT_WRITE, MAP_SHARED, fd, off);
+	if (p == MAP_FAILED)
+		die(name);
+	for (k = 0; k < 2; k++)
+		printf("RESULT wc_%s_%zu status=ok n=%d ns=%llu\n", name,
+		       sizes[k], iters,
+		       (unsigned long long)store_burst_ns(p, sizes[k], iters));
+	munmap(p, sizes[1]);
+}
+
+static int cmd_wc(int argc, char **argv)
+{
+	char path[256];
+	int fd, map, iters;
+
+	if (argc != 5)
+		return 2;
+	map = atoi(argv[2]);
+	iters = atoi(argv[4]);
+	if (iters < 1 || iters > BIGMAP_MAX)
+		iters = BIGMAP_MAX;
+	if (uio_map_size(argv[1], map) < WINDOW_LEN) {
+		printf("RESULT wc_uio_4096 status=map-too-small\n");
+		return 0;
+	}
+	fd = open(argv[1], O_RDWR);
+	if (fd < 0)
+		die(argv[1]);
+	wc_path("uio", fd, (off_t)map * sysconf(_SC_PAGESIZE), iters);
+	close(fd);
+	fd = open(argv[3], O_RDWR);
+	if (fd < 0)
+		die(argv[3]);
+	wc_path("res", fd, 0, iters);
+	close(fd);
+	snprintf(path, sizeof(path), "%s_wc", argv[3]);
+	fd = open(path, O_RDWR);
+	if (fd < 0)
+		die(path);
+	wc_path("res_wc", fd, 0, iters);
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int ret = 2;
@@ -771,6 +898,10 @@ int main(int argc, char **argv)
 		ret = cmd_mem(argc - 1, argv + 1);
 	else if (argc > 1 && !strcmp(argv[1], "bigmap"))
 		ret = cmd_bigmap(argc - 1, argv + 1);
+	else if (argc > 1 && !strcmp(argv[1], "window"))
+		ret = cmd_window(argc - 1, argv + 1);
+	else if (argc > 1 && !strcmp(argv[1], "wc"))
+		ret = cmd_wc(argc - 1, argv + 1);
 	if (ret == 2)
 		fprintf(stderr, "usage: see the comment at the top of its source\n");
 	return ret;

@@ -65,10 +65,24 @@ bench_bigmap() {
 		echo "# $core: big BAR at $bdev map$map," \
 			"size $(cat "/sys/class/uio/${bdev##*/}/maps/map$map/size")"
 		taskset -c 1 /bench/uio_bench bigmap "$bdev" "$map" "$BIG_ITERS"
+		taskset -c 1 /bench/uio_bench window "$bdev" "$map" "$BIG_ITERS"
 	else
 		echo "RESULT bigmap status=no-uio-device"
 	fi
 	unbind "$big"
+}
+
+# Ours only (mainline's uio_pci_generic maps no 64-bit BAR): store
+# bursts into ivshmem's prefetchable BAR2 through our map of it, which is
+# write-combining, against the BAR's sysfs resource2 and resource2_wc.
+bench_wc() {
+	[ "$core" = ours ] && [ -e "/sys/bus/pci/devices/$ivshmem" ] || return 0
+	bind "$ivshmem"
+	if wdev=$(uio_of "/sys/bus/pci/devices/$ivshmem"); then
+		taskset -c 1 /bench/uio_bench wc "$wdev" "$(largest_map "$wdev")" \
+			"/sys/bus/pci/devices/$ivshmem/resource2" "$BIG_ITERS"
+	fi
+	unbind "$ivshmem"
 }
 
 # Steer the interrupt of a parent device's UIO device to CPU 0: its INTx
@@ -141,6 +155,7 @@ bench_core() {
 	/bench/uio_bench tput "$sdev" "$stub" "$TPUT_MS" "$TPUT_RUNS"
 	taskset -c 1 /bench/uio_bench mem "$dev" "$sdev" /dev/uio_bench "$MEM_ITERS"
 	bench_bigmap
+	bench_wc
 
 	rmmod "uio_bench_$core"
 	unbind "$edu"

@@ -30,6 +30,9 @@ HOWS = ("config", "write")
 MSI_MODES = ("msi", "msix")
 LAT_TARGET_KERNELS = ("6.12", "6.12-rt")
 MAP_TARGET_KERNELS = ("6.12",)
+# Store bursts (ours only): our map, sysfs resourceN, resourceN_wc.
+WC_PATHS = ("uio", "res", "res_wc")
+WC_SIZES = (4096, 1 << 20)
 
 
 def parse_log(path):
@@ -143,6 +146,14 @@ def round_metrics(core, rnd, r, raw):
         if kv.get("status") == "ok":
             m["mem_%s_mmap" % op] = num(kv, "mmap_ns")
             m["mem_%s_speedup" % op] = num(kv, "speedup")
+    win = r.get("window", {})
+    if win.get("status") == "ok":
+        m["win_total"] = num(win, "total_ns") / 1e6
+    for path in WC_PATHS:
+        for size in WC_SIZES:
+            kv = r.get("wc_%s_%d" % (path, size), {})
+            if kv.get("status") == "ok":
+                m["wc_%s_%d" % (path, size)] = num(kv, "ns") / 1e3
     bm = r.get("bigmap", {})
     if bm.get("status") == "ok":
         for k in ("mmap", "touch1", "touch2", "warm", "munmap", "total",
@@ -194,6 +205,8 @@ def rows_for():
          ("<=", 0.1, MAP_TARGET_KERNELS)),
         ("bigmap overhead vs warm", "big_overhead_warm", "ms", None),
         ("bigmap minor faults/map", "big_faults", "", None),
+        ("200 x 1 MiB window map+touch", "win_total", "ms",
+         ("<=", 1.0, MAP_TARGET_KERNELS)),
     ]
     return rows
 
@@ -212,6 +225,23 @@ def fmt_ratio(v):
     if v is None:
         return "-"
     return "%.3f" % v if abs(v) < 0.1 else "%.2f" % v
+
+
+def wc_lines(ours):
+    """The store-burst table of ours: medians over rounds, in us."""
+    if not any("wc_uio_4096" in r for r in ours):
+        return ["wc: not measured (no ivshmem-doorbell BAR2 bound to ours)"]
+    fmt_row = "  %-10s %14s %16s %18s"
+    lines = ["wc: store bursts into ivshmem BAR2 (prefetchable), ours only, "
+             "median us",
+             fmt_row % ("burst", "our map (WC)", "resource2 (UC)",
+                        "resource2_wc (WC)")]
+    for size in WC_SIZES:
+        vals = [median([r.get("wc_%s_%d" % (p, size)) for r in ours])
+                for p in WC_PATHS]
+        lines.append(fmt_row % ("%d KiB" % (size >> 10),
+                                *(fmt(v, "us") for v in vals)))
+    return lines
 
 
 def kernel_block(out, kid, summary):
@@ -280,6 +310,8 @@ def kernel_block(out, kid, summary):
               for c in CORES}
         lines.append("bigmap: not measured (mainline: %s, ours: %s)" %
                      (st["mainline"], st["ours"]))
+
+    lines += wc_lines([per["ours"][rn] for rn in rounds])
 
     problems = []
     try:
@@ -360,6 +392,8 @@ def main():
              "bigmap: qxl BAR0 mapped whole: mmap(), 1st touch, munmap(); overhead = "
              "mmap + 1st touch + munmap - 2nd touch (same pages, mapped, TLB flushed "
              "before it as before the 1st); 'vs warm' subtracts a touch with a warm TLB",
+             "window: 200 x (mmap() of 1 MiB of the same map, one load per page, "
+             "munmap())",
              "values: median over rounds; ratio ours/mainline per round (< 1 ours faster "
              "for times, > 1 ours better for events/s)",
              ""]

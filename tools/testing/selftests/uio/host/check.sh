@@ -69,28 +69,7 @@ logs="$logs tap:howto=$top/build/howto.tap"
 setup "build the user-space tools" make -s -C "$tools" STATIC=1 lsuio \
 	examples/edu_uio tests/guest_libuio_test >&2
 extra=$(mktemp -d)
-ivshmem_pid=
-trap 'rm -rf "$extra"; ivshmem_stop' EXIT
-
-# The ivshmem-doorbell device (MSI-X, no interrupt pin) needs a server;
-# four vectors, for the tests of several.
-ivshmem_start() {
-	rm -f "$1"
-	python3 "$here/ivshmem-server.py" "$1" 4 &
-	ivshmem_pid=$!
-	for _ in 1 2 3 4 5 6 7 8 9 10; do
-		[ -S "$1" ] && return
-		sleep 0.5
-	done
-	fail "ivshmem-server.py did not create $1"
-}
-
-ivshmem_stop() {
-	[ -n "$ivshmem_pid" ] || return 0
-	kill "$ivshmem_pid" 2>/dev/null || true
-	wait "$ivshmem_pid" 2>/dev/null || true
-	ivshmem_pid=
-}
+trap 'rm -rf "$extra"' EXIT
 mkdir -p "$extra/sbin" "$extra/tests"
 cp "$tools/lsuio" "$tools/examples/edu_uio" "$extra/sbin/"
 cp "$tools/tests/guest_libuio_test" "$extra/tests/"
@@ -121,14 +100,12 @@ for k in $kernels; do
 		"$here/initramfs.sh" "$out" "$out/tcmu-mainline.cpio.gz" \
 		tcmu_test.sh
 	echo "# kernel $k ($krel): booting" >&2
-	ivshmem_start "$out/ivshmem.sock"
 	# Slot 0c shares the edus' interrupt line on the pc machine.
-	QEMU_BIN=$qemu "$here/boot.sh" "$krel" "$out/initramfs.cpio.gz" \
+	setup "kernel $k: boot the suite (with-ivshmem.sh, boot.sh)" \
+		env QEMU_BIN="$qemu" "$here/with-ivshmem.sh" "$out/ivshmem.sock" \
+		"$here/boot.sh" "$krel" "$out/initramfs.cpio.gz" \
 		"$out/guest.log" -device hilscher-cif,addr=0c.0,cycle-us=2000 \
-		-device VGA,vgamem_mb=64,addr=10.0 \
-		-chardev socket,path="$out/ivshmem.sock",id=ivshmem \
-		-device ivshmem-doorbell,chardev=ivshmem,vectors=4,ioeventfd=off,addr=0e.0
-	ivshmem_stop
+		-device VGA,vgamem_mb=64,addr=10.0
 	echo "# kernel $k ($krel): booting mainline's uio.ko for TCMU" >&2
 	QEMU_BIN=$qemu "$here/boot.sh" "$krel" "$out/tcmu-mainline.cpio.gz" \
 		"$out/tcmu-mainline.log"

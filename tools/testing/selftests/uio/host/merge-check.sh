@@ -467,6 +467,7 @@ check_version() {
 			"$stage/initramfs.cpio.gz" $progs
 		bstart=$(date +%s)
 		KERNEL_IMAGE=$bzimage UIO_BOOT_TIMEOUT=${UIO_BOOT_TIMEOUT:-1500} \
+			"$here/with-ivshmem.sh" "$vlogs/ivshmem.sock" \
 			"$here/boot.sh" "debug-$version" "$stage/initramfs.cpio.gz" \
 			"$vlogs/guest.log"
 		# Boot banners that name a checker without reporting anything.
