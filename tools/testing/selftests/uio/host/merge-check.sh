@@ -56,9 +56,11 @@ for v in $versions; do
 done
 
 mkdir -p "$logs" "$cache"
-: > "$summary"
 exec 9> "$cache/merge.lock"
 flock 9
+# Only now: a run that waits for the lock must not empty the summary of
+# the run that holds it.
+: > "$summary"
 export UIO_MERGE_LOCKED=1
 
 log() { echo "# merge-check $version: $*" >&2; }
