@@ -47,6 +47,13 @@ clean:
 bench:
 	$(HOST)/bench.sh
 
+# The upstream series against Linux 6.12 (git format-patch, with a cover
+# letter) from host/series; build/patches/.
+.PHONY: patches
+patches:
+	$(HOST)/deps.sh merge
+	$(HOST)/patches.sh
+
 # Merge UIO into a Linux 6.1 tree without its old UIO: build, compile 6.1's
 # UIO users, run the suite on a debug kernel, checkpatch/sparse/W=1.
 .PHONY: merge-check

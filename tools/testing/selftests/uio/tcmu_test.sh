@@ -104,7 +104,7 @@ for m in $(cat "$kmods/order"); do
 	loaded="$m $loaded"
 done
 mkdir -p /sys/kernel/config
-grep -q configfs /proc/mounts || mount -t configfs configfs /sys/kernel/config
+grep -q configfs /proc/mounts || mount -t configfs none /sys/kernel/config
 [ -d "$cfg" ] || bail "no $cfg"
 
 # The runner locks /run/tcmu.lock and logs to /var/log.

@@ -31,7 +31,11 @@ fi
 version=${1:-6.12}
 tree=$("$here/merge-tree.sh" "$version")
 base=$(dirname "$tree")
-bdir=$base/build-debug
+# The 6.12 tree (the series applied) has a build directory of its own.
+case $(basename "$tree") in
+series)	bdir=$base/build-series-debug ;;
+*)	bdir=$base/build-debug ;;
+esac
 fragments="$here/guest.config $here/debug.config"
 [ -f "$here/debug-$version.config" ] &&
 	fragments="$fragments $here/debug-$version.config"

@@ -3,7 +3,8 @@
 # Install the Debian packages a purpose needs, when any is missing:
 #   deps.sh [PURPOSE...]      (none: every purpose but fresh)
 #
-#   guest   build our modules and tests, pack and boot a test guest, report;
+#   guest   build our modules and tests, pack and boot a test guest, report,
+#           check the howto (docutils);
 #           the TCMU test's runner, image tool and target_core_user source;
 #           plus the kernels of $KERNELS (ids of kernel.sh, default all)
 #   qemu    build our QEMU from Debian's source package (also adds a
@@ -20,13 +21,13 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 
 GUEST_PKGS="build-essential busybox-static cpio kmod xz-utils python3
-	pciutils qemu-system-x86 linux-source-6.12
+	pciutils qemu-system-x86 linux-source-6.12 python3-docutils
 	linux-source-6.1 tcmu-runner qemu-utils"
 QEMU_PKGS="build-essential dpkg-dev ninja-build meson pkg-config python3
 	libglib2.0-dev libpixman-1-dev zlib1g-dev libfdt-dev patch
 	qemu-system-data seabios ipxe-qemu"
 MERGE_PKGS="build-essential flex bison bc sparse libelf-dev libssl-dev perl
-	git patch python3 cpio busybox-static qemu-system-x86
+	git patch python3 python3-ply python3-git cpio busybox-static qemu-system-x86
 	linux-source-6.1 linux-source-6.12"
 FRESH_PKGS="debootstrap debian-archive-keyring git"
 BENCH_PKGS="gnuplot-nox python3"

@@ -1,11 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Compile every example in Documentation/uio-howto.txt; print TAP.
+# Check that Documentation/uio-howto.txt is valid reStructuredText
+# (docutils reports not even a warning: it goes into the kernel's
+# Documentation/driver-api/ as uio-howto.rst) and compile every example
+# in it; print TAP.
 #   howto-check.sh [--keep DIR] [--extract DIR]
 #
-# An example is the block between a line "-- example KIND FILE --" and
-# the next "-- end --", each of its lines indented by one tab. Blocks with
-# the same FILE are concatenated. KIND is
+# The howto is reStructuredText; an example is the literal block between
+# a comment line ".. example KIND FILE" and a comment line ".. end", its
+# code lines indented by one tab; the "::" line that opens the block and
+# blank lines around the code are not part of it. Blocks with the same
+# FILE are concatenated. KIND is
 #   kernel  built as an out-of-tree module against the headers of the
 #           first kernel of $KERNELS (default 6.12), with our include/
 #           and backport/include first (as drivers/uio/Makefile
@@ -39,9 +44,9 @@ mkdir -p "$work"
 # unindented blocks are errors.
 awk -v dir="$work" '
 function fail(msg) { printf "%s:%d: %s\n", FILENAME, NR, msg > "/dev/stderr"; bad = 1; exit 1 }
-/^-- example [a-z]+ [A-Za-z0-9_.-]+ --$/ {
+/^\.\. example [a-z]+ [A-Za-z0-9_.-]+$/ {
 	if (file != "") fail("example inside example")
-	kind = $3; file = $4
+	kind = $3; file = $4; started = 0; blanks = 0
 	if (kind != "kernel" && kind != "user" && kind != "sh")
 		fail("unknown example kind " kind)
 	if (!(file in seen)) {
@@ -53,13 +58,19 @@ function fail(msg) { printf "%s:%d: %s\n", FILENAME, NR, msg > "/dev/stderr"; ba
 	}
 	next
 }
-/^-- end --$/ {
-	if (file == "") fail("-- end -- outside an example")
+/^\.\. end$/ {
+	if (file == "") fail(".. end outside an example")
+	if (!started) fail("example " file " has no code")
 	close(dir "/" file); file = ""; next
 }
+file != "" && !started && $0 == "::" { next }
 file != "" {
-	if ($0 == "") { print "" >> (dir "/" file); next }
+	# Blank lines count only between code lines.
+	if ($0 == "") { blanks++; next }
 	if (substr($0, 1, 1) != "\t") fail("example line not indented by a tab")
+	if (started)
+		for (; blanks > 0; blanks--) print "" >> (dir "/" file)
+	blanks = 0; started = 1
 	print substr($0, 2) >> (dir "/" file)
 }
 END {
@@ -68,7 +79,7 @@ END {
 
 [ -n "$extract_only" ] && exit 0
 
-n=$(wc -l < "$work/examples")
+n=$(( $(wc -l < "$work/examples") + 1 ))
 # Against the headers of the first kernel of $KERNELS (default 6.12).
 set -- ${KERNELS:-6.12}
 krel=$("$here/kernel.sh" "$1")
@@ -89,6 +100,11 @@ report() {
 		failed=$((failed + 1))
 	fi
 }
+
+rc=0
+rst2pseudoxml --report=warning --exit-status=warning "$doc" /dev/null \
+	> "$work/log" 2>&1 || rc=$?
+report $rc "howto: valid reStructuredText (docutils, no warnings)"
 
 while read -r kind file; do
 	case $kind in

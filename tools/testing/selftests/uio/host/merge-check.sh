@@ -6,8 +6,16 @@
 #
 # For each version, in the order given, in Debian's linux-source-VERSION:
 #  a. the tree with its UIO removed (merge-tree.sh) still configures
-#  b. Kconfig.patch and MAINTAINERS.patch apply without fuzz (patch
-#     --fuzz=0, git apply --check); the MAINTAINERS entry names our files;
+#  b. 6.12: the series of `make patches` applies to the pristine tree
+#     with git am, drivers/uio builds (=m, W=1, no warning) after every
+#     patch, checkpatch.pl --strict on each patch file finds nothing but
+#     what the cover letter explains (ENOSYS of the write() ABI, volatile
+#     in the user-space tests), and get_maintainer.pl on the series names
+#     the UIO entry of MAINTAINERS.patch; the rest runs on the tree the
+#     series produced.
+#     6.1: Kconfig.patch and MAINTAINERS.patch apply without fuzz (patch
+#     --fuzz=0, git apply --check) and our files are copied in; the
+#     MAINTAINERS entry names our files;
 #     backport/ stays out of the 6.12 tree, and is first on the include
 #     path of whatever builds against our header in an older one
 #  c. the merged tree builds with UIO=y (tinyconfig + guest.config +
@@ -48,9 +56,11 @@ for v in $versions; do
 done
 
 mkdir -p "$logs" "$cache"
-: > "$summary"
 exec 9> "$cache/merge.lock"
 flock 9
+# Only now: a run that waits for the lock must not empty the summary of
+# the run that holds it.
+: > "$summary"
 export UIO_MERGE_LOCKED=1
 
 log() { echo "# merge-check $version: $*" >&2; }
@@ -142,12 +152,83 @@ uio_includers() {
 	) | grep -v '^drivers/uio/uio\.c$' | sort -u
 }
 
+# check_series: step b for 6.12, the series patch by patch.
+check_series() {
+	if ! patches=$("$here/patches.sh" 2> "$vlogs/patches.log"); then
+		result FAIL "b. make patches" "see $version/patches.log"
+		return
+	fi
+	result PASS "b. make patches" \
+		"$(ls "$patches"/0*.patch | grep -vc cover-letter) patches and a cover letter in build/patches"
+	stree=$("$here/series-repo.sh")
+	bb=$base/build-series-bisect
+	if ! configure "$stree" "$bb" "$here/guest.config" "$here/../config" \
+		> "$vlogs/bisect-config.log" 2>&1; then
+		result FAIL "b. series: configure the per-patch build" "see $version/bisect-config.log"
+		return
+	fi
+	# Every patch: make drivers/uio/ with W=1; its log and exit status
+	# go to bisect/<patch>.{log,rc}.
+	mkdir -p "$vlogs/bisect"
+	if ! "$here/series-apply.sh" "$patches" \
+		"make -C '$stree' O='$bb' -j$jobs W=1 drivers/uio/ > '$vlogs/bisect/'\$(basename \"\$1\" .patch).log 2>&1; echo \$? > '$vlogs/bisect/'\$(basename \"\$1\" .patch).rc" \
+		> /dev/null 2> "$vlogs/series-apply.log"; then
+		result FAIL "b. series applies with git am" "see $version/series-apply.log"
+	fi
+	for p in "$patches"/0*.patch; do
+		n=$(basename "$p" .patch)
+		case $n in 0000-cover-letter) continue ;; esac
+		subject=$(sed -n 's/^Subject: \[PATCH [0-9/]*\] //p' "$p" | cut -c1-40)
+		if [ ! -f "$vlogs/bisect/$n.rc" ]; then
+			result FAIL "b. ${n%%-*} $subject" "not applied (git am)"
+			continue
+		fi
+		# Its SPDX check runs Debian's python3 (python3-ply and
+		# python3-git of deps.sh); a traceback counts as a finding.
+		cp=$(cd "$stree" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl \
+			--strict --terse --show-types --no-summary "$p" 2>&1)
+		echo "$cp" > "$vlogs/bisect/$n.checkpatch"
+		e=$(echo "$cp" | grep -c ': ERROR:')
+		w=$(echo "$cp" | grep -c ': WARNING:')
+		c=$(echo "$cp" | grep -c ': CHECK:')
+		left=$(echo "$cp" | grep -e ': \(ERROR\|WARNING\|CHECK\):' -e '^Traceback' |
+			grep -v ' WARNING:ENOSYS:' |
+			{ case $subject in selftests/*) grep -v ' WARNING:VOLATILE:' ;; *) cat ;; esac; } |
+			grep -c .)
+		warn=$(count_warnings "$vlogs/bisect/$n.log")
+		detail="git am, make W=1 drivers/uio/: rc $(cat "$vlogs/bisect/$n.rc"), $warn warnings; checkpatch --strict: $e errors, $w warnings, $c checks"
+		[ "$((e + w + c))" -gt "$left" ] && detail="$detail ($((e + w + c - left)) explained in the cover letter)"
+		if [ "$(cat "$vlogs/bisect/$n.rc")" = 0 ] && [ "$warn" -eq 0 ] && [ "$left" -eq 0 ]; then
+			result PASS "b. ${n%%-*} $subject" "$detail"
+		else
+			result FAIL "b. ${n%%-*} $subject" "$detail ($version/bisect/$n.*)"
+		fi
+	done
+	# The UIO entry of MAINTAINERS.patch, named for the whole series.
+	who=$(cd "$stree" && perl scripts/get_maintainer.pl --no-rolestats \
+		--nogit --nogit-fallback $(ls "$patches"/0*.patch | grep -v cover-letter) 2> /dev/null)
+	echo "$who" > "$vlogs/get_maintainer.log"
+	missing=
+	for l in $(sed -n 's/^+[ML]:\t.*<\(.*\)>$/\1/p; s/^+L:\t\(.*\)$/\1/p' "$top/MAINTAINERS.patch"); do
+		echo "$who" | grep -qF "$l" || missing="$missing $l"
+	done
+	if [ -n "$who" ] && [ -z "$missing" ]; then
+		result PASS "b. get_maintainer.pl on the series" "$(echo "$who" | tr '\n' ';' | sed 's/;$//; s/;/; /g')"
+	else
+		result FAIL "b. get_maintainer.pl on the series" "lacks:$missing ($version/get_maintainer.log)"
+	fi
+}
+
 # check_version: steps a-e for $version.
 check_version() {
 	vlogs=$logs/$version
 	rm -rf "$vlogs"
 	mkdir -p "$vlogs"
 	vstart=$(date +%s)
+	if [ "$version" = 6.12 ]; then
+		base=$(dirname "$("$here/merge-tree.sh" --pristine "$version")")
+		check_series
+	fi
 	if ! tree=$("$here/merge-tree.sh" "$version" 2> "$vlogs/merge-tree.log"); then
 		result FAIL "prepare the merged tree" "see $version/merge-tree.log"
 		return
@@ -156,6 +237,9 @@ check_version() {
 	stripped=$(ls -d "$base"/stripped-* | tail -n1)
 	pristine=$base/pristine
 	suffix=$(echo "$version" | tr -d .)
+	# The series tree has build directories of its own.
+	bn=build
+	[ "$version" = 6.12 ] && bn=build-series
 	# What builds against our header in an older tree sees backport/ first.
 	bp=$(cat "$tree/.uio-backport-cflags")
 
@@ -171,8 +255,8 @@ check_version() {
 		fi
 	done
 
-	# --- b. the patches -------------------------------------------
-	for p in Kconfig MAINTAINERS; do
+	# --- b. the patches (6.12: check_series) ------------------------
+	[ "$version" = 6.12 ] || for p in Kconfig MAINTAINERS; do
 		pf=$top/$p-$version.patch
 		[ -f "$pf" ] || pf=$top/$p.patch
 		if (cd "$stripped" && patch -p1 --dry-run -s --fuzz=0 < "$pf" &&
@@ -183,7 +267,7 @@ check_version() {
 		fi
 	done
 	missing=
-	for f in $(sed -n 's/^+F:\t//p' "$top/MAINTAINERS.patch"); do
+	[ "$version" = 6.12 ] || for f in $(sed -n 's/^+F:\t//p' "$top/MAINTAINERS.patch"); do
 		[ -e "$tree/$f" ] || missing="$missing $f"
 	done
 	who=$(cd "$tree" && perl scripts/get_maintainer.pl --nogit --nogit-fallback \
@@ -209,7 +293,7 @@ check_version() {
 	fi
 
 	# --- c. builds ------------------------------------------------
-	by=$base/build-y
+	by=$base/$bn-y
 	if configure "$tree" "$by" "$here/guest.config" "$here/uio-y.config" \
 		> "$vlogs/build-y.log" 2>&1 &&
 	   make -C "$tree" O="$by" -j"$jobs" bzImage modules >> "$vlogs/build-y.log" 2>&1 &&
@@ -260,7 +344,7 @@ check_version() {
 		*)	echo "$1" ;;
 		esac
 	}
-	bu=$base/build-users
+	bu=$base/$bn-users
 	bbase=$base/build-pristine
 	fr="$here/guest.config $here/uio-y.config $here/users.config"
 	: > "$vlogs/compat.log"
@@ -321,7 +405,7 @@ check_version() {
 	# lines: allmodconfig gives every CONFIG_UIO_* of the tree's own
 	# drivers/uio/Makefile the value it has in the pristine tree, and each
 	# one that is =m builds as a module in drivers/uio.
-	ba=$base/build-allmod
+	ba=$base/$bn-allmod
 	bpa=$base/build-pristine-allmod
 	if [ "$(cat "$ba/.uio-tree" 2>/dev/null)" != "$tree" ]; then
 		rm -rf "$ba"
@@ -418,6 +502,10 @@ check_version() {
 		grep -v '^tools/testing/selftests/uio/host/' | sort -u)
 	nfiles=0 bad=0
 	: > "$vlogs/checkpatch.log"
+	# Only what the tree has (bench/ is not part of the series). In the
+	# 6.12 tree, a git repository, checkpatch also runs its SPDX check,
+	# with Debian's python3 as in check_series.
+	files=$(for f in $files; do [ -f "$tree/$f" ] && echo "$f"; done)
 	for f in $files; do
 		nfiles=$((nfiles + 1))
 		ignore=
@@ -431,7 +519,7 @@ check_version() {
 			# write() ABI.
 			ignore="--ignore VOLATILE,ENOSYS" ;;
 		esac
-		out=$(cd "$tree" && perl scripts/checkpatch.pl --strict --no-summary \
+		out=$(cd "$tree" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --no-summary \
 			--terse --show-types $ignore -f "$f" 2>&1)
 		if [ -n "$out" ]; then
 			bad=$((bad + 1))
@@ -442,7 +530,7 @@ check_version() {
 	"$here/howto-check.sh" --extract "$vlogs/howto" 2>> "$vlogs/checkpatch.log"
 	for f in $(awk '$1 == "kernel" { print $2 }' "$vlogs/howto/examples"); do
 		nfiles=$((nfiles + 1))
-		out=$(cd "$tree" && perl scripts/checkpatch.pl --strict --no-summary \
+		out=$(cd "$tree" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --no-summary \
 			--terse --show-types --no-tree -f "$vlogs/howto/$f" 2>&1)
 		if [ -n "$out" ]; then
 			bad=$((bad + 1))

@@ -3,13 +3,24 @@
 # Prepare the Linux tree of one version that `make merge-check` and
 # debug-kernel.sh build, and print its path:
 #   merge-tree.sh [VERSION]        6.12 (default: the tree we submit to) or 6.1
+#   merge-tree.sh --pristine [VERSION]
+#                                  only the unmodified copy (step 1)
 #
 # From Debian's /usr/src/linux-source-VERSION.tar.xz (never modified) it
 # makes, under $UIO_CACHE (default /var/cache/uio-dev):
 #   merge-VERSION-<tar>/pristine        an unmodified copy of the tree
 #   merge-VERSION-<tar>/stripped-<v>    the same with the existing UIO removed
-#   merge-VERSION-<tar>/tree-<patches>  stripped, plus Kconfig.patch and
+#   merge-VERSION-<tar>/tree-<patches>  6.1: stripped, plus Kconfig.patch and
 #                                       MAINTAINERS.patch, plus our files
+#   merge-6.12-<tar>/series             6.12: the pristine tree with the
+#                                       upstream series (make patches)
+#                                       applied by git am (series-apply.sh)
+#
+# 6.1 takes our files by copy: a 6.1 series would have to carry the
+# backport layer's helpers inside drivers/uio, code of a kind no tree
+# takes (see patches.sh). The rest of this comment is about that copy;
+# for 6.12 only the files the series changed count as ours, and steps
+# 5 and the .uio-* files below apply to both.
 # <tar> hashes the tarball, <v> the strip recipe, <patches> the recipe and
 # the patches. A patch is taken as Kconfig-VERSION.patch when that file
 # exists, else Kconfig.patch (likewise MAINTAINERS); today one of each
@@ -42,6 +53,11 @@ TARGET_VERSION=6.12
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../../../.." && pwd)
 cache=${UIO_CACHE:-/var/cache/uio-dev}
+pristine_only=
+if [ "${1:-}" = --pristine ]; then
+	pristine_only=1
+	shift
+fi
 version=${1:-$TARGET_VERSION}
 
 log() { echo "# merge-tree $version: $*" >&2; }
@@ -79,6 +95,8 @@ if [ ! -f "$base/pristine/Makefile" ]; then
 	mv "$base/pristine.tmp" "$base/pristine"
 fi
 
+[ -z "$pristine_only" ] || { echo "$base/pristine"; exit 0; }
+
 # 2. The existing UIO removed: code, header, Kconfig/Makefile/MAINTAINERS.
 stripped=$base/stripped-$STRIP_VERSION
 if [ ! -f "$stripped/.stripped" ]; then
@@ -103,29 +121,24 @@ if [ ! -f "$stripped/.stripped" ]; then
 	mv "$stripped.tmp" "$stripped"
 fi
 
-# 3. Our hunks on top, without fuzz.
-pkey=$( (echo "$STRIP_VERSION"; cat "$kpatch" "$mpatch") |
-	sha256sum | cut -c1-16)
-tree=$base/tree-$pkey
-if [ ! -f "$tree/.patched" ]; then
-	log "applying $(basename "$kpatch") and $(basename "$mpatch")"
-	rm -rf "$tree.tmp"
-	cp -a "$stripped" "$tree.tmp"
-	(
-		cd "$tree.tmp"
-		patch -p1 -s --fuzz=0 --no-backup-if-mismatch < "$kpatch"
-		patch -p1 -s --fuzz=0 --no-backup-if-mismatch < "$mpatch"
-	)
-	touch "$tree.tmp/.patched"
-	mv "$tree.tmp" "$tree"
-	# Old trees go; build directories note their tree in .uio-tree
-	# and start afresh when it changes.
-	for d in "$base"/tree-*; do
-		[ "$d" = "$tree" ] || rm -rf "$d"
-	done
-fi
+# 3. (6.12) The series, applied once per change of the patches.
+series() {
+	patches=$("$here/patches.sh")
+	tree=$("$here/series-repo.sh")
+	if [ "$(git -C "$tree" rev-parse HEAD^{tree})" != "$(cat "$patches/.tree")" ] ||
+	   ! git -C "$tree" diff --quiet HEAD; then
+		log "applying the series with git am"
+		"$here/series-apply.sh" "$patches" > /dev/null
+	fi
+	manifest=$tree/.uio-files
+	git -C "$tree" diff --name-only pristine HEAD > "$manifest.new"
+	copy_if_changed "$manifest.new" "$manifest"
+	rm -f "$manifest.new"
+	: > "$tree/.uio-backport-cflags.new"
+	copy_if_changed "$tree/.uio-backport-cflags.new" "$tree/.uio-backport-cflags"
+	rm -f "$tree/.uio-backport-cflags.new"
+}
 
-# 4. Sync our files; remove what we synced before and no longer ship.
 copy_if_changed() {
 	if ! cmp -s "$1" "$2"; then
 		mkdir -p "$(dirname "$2")"
@@ -133,84 +146,112 @@ copy_if_changed() {
 	fi
 }
 
-backport=
-[ "$version" != "$TARGET_VERSION" ] && [ -d "$top/backport/include" ] &&
-	backport=1
-manifest=$tree/.uio-files
-(
-	cd "$top"
-	{
-		git ls-files --cached -- drivers/uio \
-			include/linux/uio_driver.h Documentation/uio-howto.txt \
-			tools/testing/selftests/uio tools/uio/cif/cif_dpram.h
-		[ -z "$backport" ] || git ls-files --cached -- backport/include
-	} | while read -r f; do
-		[ -f "$f" ] && echo "$f"
-	done | sort -u
-) > "$manifest.new"
-if [ -f "$manifest" ]; then
-	comm -23 "$manifest" "$manifest.new" | while read -r f; do
-		rm -f "$tree/$f"
-	done
-fi
-while read -r f; do
-	# drivers/uio/Kconfig and Makefile are made below.
-	case $f in
-	drivers/uio/Kconfig|drivers/uio/Makefile) continue ;;
-	esac
-	copy_if_changed "$top/$f" "$tree/$f"
-done < "$manifest.new"
-mv "$manifest.new" "$manifest"
-
-# Ours, plus the entries of stubs this version has and the tree we submit
-# to dropped (6.1's uio_pruss): a maintainer's tree of this version keeps
-# them when our patch goes in, as this version writes them.
-mk=$tree/drivers/uio/Makefile.new
-kc=$tree/drivers/uio/Kconfig.new
-: > "$mk.extra"
-: > "$kc.extra"
-for sym in $(sed -n 's/^obj-\$(CONFIG_\(UIO_[A-Z0-9_]*\)).*/\1/p' \
-		"$base/pristine/drivers/uio/Makefile"); do
-	grep -q "^obj-\$(CONFIG_$sym)" "$top/drivers/uio/Makefile" && continue
-	grep "^obj-\$(CONFIG_$sym)" "$base/pristine/drivers/uio/Makefile" \
-		>> "$mk.extra"
-	awk -v sym="$sym" '
-		$0 == "config " sym { on = 1; print; next }
-		on && /^(config|menuconfig|if|endif|menu|endmenu|source|comment|choice)( |$)/ { on = 0 }
-		on { print }' "$base/pristine/drivers/uio/Kconfig" |
-		sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' >> "$kc.extra"
-	echo >> "$kc.extra"
-done
-# The backport layer: first on drivers/uio's include path (a line on top
-# of the Makefile), and the same flag for other users of our header.
-{
-	if [ -n "$backport" ]; then
-		echo "# merge-tree.sh: on Linux $version, backport/include first"
-		echo 'LINUXINCLUDE := -I$(srctree)/backport/include $(LINUXINCLUDE)'
+# 3. (6.1) Our hunks on top, without fuzz, then our files copied.
+copied() {
+	pkey=$( (echo "$STRIP_VERSION"; cat "$kpatch" "$mpatch") |
+		sha256sum | cut -c1-16)
+	tree=$base/tree-$pkey
+	if [ ! -f "$tree/.patched" ]; then
+		log "applying $(basename "$kpatch") and $(basename "$mpatch")"
+		rm -rf "$tree.tmp"
+		cp -a "$stripped" "$tree.tmp"
+		(
+			cd "$tree.tmp"
+			patch -p1 -s --fuzz=0 --no-backup-if-mismatch < "$kpatch"
+			patch -p1 -s --fuzz=0 --no-backup-if-mismatch < "$mpatch"
+		)
+		touch "$tree.tmp/.patched"
+		mv "$tree.tmp" "$tree"
+		# Old trees go; build directories note their tree in .uio-tree
+		# and start afresh when it changes.
+		for d in "$base"/tree-*; do
+			[ "$d" = "$tree" ] || rm -rf "$d"
+		done
 	fi
-	cat "$top/drivers/uio/Makefile" "$mk.extra"
-} > "$mk"
-# Before the Kconfig's closing endif.
-awk -v extra="$kc.extra" '
-	{ line[NR] = $0 }
-	END {
-		for (last = NR; last > 0 && line[last] != "endif"; last--) ;
-		for (i = 1; i < last; i++) print line[i]
-		while ((getline l < extra) > 0) print l
-		for (i = last; i <= NR; i++) print line[i]
-	}' "$top/drivers/uio/Kconfig" > "$kc"
-copy_if_changed "$mk" "$tree/drivers/uio/Makefile"
-copy_if_changed "$kc" "$tree/drivers/uio/Kconfig"
-rm -f "$mk" "$kc" "$mk.extra" "$kc.extra"
-if [ -n "$backport" ]; then
-	echo "-I$tree/backport/include" > "$tree/.uio-backport-cflags.new"
+
+	# 4. Sync our files; remove what we synced before and no longer ship.
+
+	backport=
+	[ -d "$top/backport/include" ] && backport=1
+	manifest=$tree/.uio-files
+	(
+		cd "$top"
+		{
+			git ls-files --cached -- drivers/uio \
+				include/linux/uio_driver.h Documentation/uio-howto.txt \
+				tools/testing/selftests/uio tools/uio/cif/cif_dpram.h
+			[ -z "$backport" ] || git ls-files --cached -- backport/include
+		} | while read -r f; do
+			[ -f "$f" ] && echo "$f"
+		done | sort -u
+	) > "$manifest.new"
+	if [ -f "$manifest" ]; then
+		comm -23 "$manifest" "$manifest.new" | while read -r f; do
+			rm -f "$tree/$f"
+		done
+	fi
+	while read -r f; do
+		# drivers/uio/Kconfig and Makefile are made below.
+		case $f in
+		drivers/uio/Kconfig|drivers/uio/Makefile) continue ;;
+		esac
+		copy_if_changed "$top/$f" "$tree/$f"
+	done < "$manifest.new"
+	mv "$manifest.new" "$manifest"
+
+	# Ours, plus the entries of stubs this version has and the tree we submit
+	# to dropped (6.1's uio_pruss): a maintainer's tree of this version keeps
+	# them when our patch goes in, as this version writes them.
+	mk=$tree/drivers/uio/Makefile.new
+	kc=$tree/drivers/uio/Kconfig.new
+	: > "$mk.extra"
+	: > "$kc.extra"
+	for sym in $(sed -n 's/^obj-\$(CONFIG_\(UIO_[A-Z0-9_]*\)).*/\1/p' \
+			"$base/pristine/drivers/uio/Makefile"); do
+		grep -q "^obj-\$(CONFIG_$sym)" "$top/drivers/uio/Makefile" && continue
+		grep "^obj-\$(CONFIG_$sym)" "$base/pristine/drivers/uio/Makefile" \
+			>> "$mk.extra"
+		awk -v sym="$sym" '
+			$0 == "config " sym { on = 1; print; next }
+			on && /^(config|menuconfig|if|endif|menu|endmenu|source|comment|choice)( |$)/ { on = 0 }
+			on { print }' "$base/pristine/drivers/uio/Kconfig" |
+			sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' >> "$kc.extra"
+		echo >> "$kc.extra"
+	done
+	# The backport layer: first on drivers/uio's include path (a line on top
+	# of the Makefile), and the same flag for other users of our header.
+	{
+		if [ -n "$backport" ]; then
+			echo "# merge-tree.sh: on Linux $version, backport/include first"
+			echo 'LINUXINCLUDE := -I$(srctree)/backport/include $(LINUXINCLUDE)'
+		fi
+		cat "$top/drivers/uio/Makefile" "$mk.extra"
+	} > "$mk"
+	# Before the Kconfig's closing endif.
+	awk -v extra="$kc.extra" '
+		{ line[NR] = $0 }
+		END {
+			for (last = NR; last > 0 && line[last] != "endif"; last--) ;
+			for (i = 1; i < last; i++) print line[i]
+			while ((getline l < extra) > 0) print l
+			for (i = last; i <= NR; i++) print line[i]
+		}' "$top/drivers/uio/Kconfig" > "$kc"
+	copy_if_changed "$mk" "$tree/drivers/uio/Makefile"
+	copy_if_changed "$kc" "$tree/drivers/uio/Kconfig"
+	rm -f "$mk" "$kc" "$mk.extra" "$kc.extra"
+	if [ -n "$backport" ]; then
+		echo "-I$tree/backport/include" > "$tree/.uio-backport-cflags.new"
+	else
+		: > "$tree/.uio-backport-cflags.new"
+	fi
+	copy_if_changed "$tree/.uio-backport-cflags.new" "$tree/.uio-backport-cflags"
+	rm -f "$tree/.uio-backport-cflags.new"
+}
+
+if [ "$version" = "$TARGET_VERSION" ]; then
+	series
 else
-	: > "$tree/.uio-backport-cflags.new"
-fi
-copy_if_changed "$tree/.uio-backport-cflags.new" "$tree/.uio-backport-cflags"
-rm -f "$tree/.uio-backport-cflags.new"
-if [ "$version" = "$TARGET_VERSION" ] && [ -e "$tree/backport" ]; then
-	die "backport/ must not be in the $version tree"
+	copied
 fi
 
 # 5. The tree's stubs back, for `make drivers/uio/<stub>.o` only.
