@@ -1001,6 +1001,32 @@ static int cmd_bigmap(int argc, char **argv)
 #define WINDOWS		200
 #define WINDOW_LEN	(1024ul * 1024)
 
+/* The iterations argument, clamped to 1..BIGMAP_MAX. */
+static int iters_arg(const char *arg)
+{
+	int iters = atoi(arg);
+
+	return iters < 1 || iters > BIGMAP_MAX ? BIGMAP_MAX : iters;
+}
+
+/*
+ * Open dev for a command that needs WINDOW_LEN of map <map>; -1 after
+ * printing a <result> line that says the map is too small.
+ */
+static int open_window_map(const char *dev, int map, const char *result)
+{
+	int fd;
+
+	if (uio_map_size(dev, map) < WINDOW_LEN) {
+		printf("RESULT %s status=map-too-small\n", result);
+		return -1;
+	}
+	fd = open(dev, O_RDWR);
+	if (fd < 0)
+		die(dev);
+	return fd;
+}
+
 static int cmd_window(int argc, char **argv)
 {
 	static uint64_t t[BIGMAP_MAX];
@@ -1011,16 +1037,10 @@ static int cmd_window(int argc, char **argv)
 	if (argc != 4)
 		return 2;
 	map = atoi(argv[2]);
-	iters = atoi(argv[3]);
-	if (iters < 1 || iters > BIGMAP_MAX)
-		iters = BIGMAP_MAX;
-	if (uio_map_size(argv[1], map) < WINDOW_LEN) {
-		printf("RESULT window status=map-too-small\n");
-		return 0;
-	}
-	fd = open(argv[1], O_RDWR);
+	iters = iters_arg(argv[3]);
+	fd = open_window_map(argv[1], map, "window");
 	if (fd < 0)
-		die(argv[1]);
+		return 0;
 	for (i = -1; i < iters; i++) {
 		uint64_t t0 = now_ns();
 
@@ -1083,16 +1103,10 @@ static int cmd_wc(int argc, char **argv)
 	if (argc != 5)
 		return 2;
 	map = atoi(argv[2]);
-	iters = atoi(argv[4]);
-	if (iters < 1 || iters > BIGMAP_MAX)
-		iters = BIGMAP_MAX;
-	if (uio_map_size(argv[1], map) < WINDOW_LEN) {
-		printf("RESULT wc_uio_4096 status=map-too-small\n");
-		return 0;
-	}
-	fd = open(argv[1], O_RDWR);
+	iters = iters_arg(argv[4]);
+	fd = open_window_map(argv[1], map, "wc_uio_4096");
 	if (fd < 0)
-		die(argv[1]);
+		return 0;
 	wc_path("uio", fd, (off_t)map * sysconf(_SC_PAGESIZE), iters);
 	close(fd);
 	fd = open(argv[3], O_RDWR);
