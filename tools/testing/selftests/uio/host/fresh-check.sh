@@ -97,6 +97,7 @@ mount --bind /dev/pts "$root/dev/pts"
 set +e
 passed=0
 failed=0
+skipped=0
 for t in $targets; do
 	t1=$(date +%s)
 	echo "# fresh-check: make $t" >&2
@@ -117,6 +118,8 @@ for t in $targets; do
 		last=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logs/$t.log" | tail -n 1)
 		p=$(echo "$last" | sed -n 's/^\([0-9]*\) passed, [0-9]* failed.*/\1/p')
 		f=$(echo "$last" | sed -n 's/^[0-9]* passed, \([0-9]*\) failed.*/\1/p')
+		s=$(echo "$last" | sed -n 's/.*, \([0-9]*\) skipped.*/\1/p')
+		skipped=$((skipped + ${s:-0}))
 		;;
 	esac
 	p=${p:-0}
@@ -141,5 +144,7 @@ else
 	echo "# fresh-check: git status is clean after make $targets"
 fi
 echo "# fresh-check: $(( $(date +%s) - t0 )) s in all"
-echo "$passed passed, $failed failed"
+summary="$passed passed, $failed failed"
+[ "$skipped" -eq 0 ] || summary="$summary, $skipped skipped"
+echo "$summary"
 [ "$failed" -eq 0 ]
