@@ -91,6 +91,9 @@ if [ ! -f "$out/bzImage" ]; then
 		done
 		echo "$confkey" > "$bdir/.uio-confkey"
 	fi
+	# A build killed hard (not by make's own signal handling) leaves the
+	# object it was writing empty, and make then takes it as up to date.
+	find "$bdir" -name '*.o' -size -64c -delete
 	log "building in $bdir (-j$jobs)"
 	make -s -C "$tree" O="$bdir" -j"$jobs" bzImage modules >&2
 	# The tree's Module.symvers, with uio's exports, is read anyway.

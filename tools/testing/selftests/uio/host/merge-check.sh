@@ -101,6 +101,8 @@ configure() {
 		mkdir -p "$_b"
 		echo "$_t" > "$_b/.uio-tree"
 	fi
+	# What a build killed hard was writing is left empty and up to date.
+	find "$_b" -name '*.o' -size -64c -delete
 	[ "$(cat "$_b/.uio-confkey" 2>/dev/null)" = "$_key" ] && return 0
 	make -s -C "$_t" O="$_b" tinyconfig &&
 	"$_t/scripts/kconfig/merge_config.sh" -m -O "$_b" "$_b/.config" "$@" &&
