@@ -15,6 +15,7 @@
 #include <linux/highmem.h>
 #include <linux/idr.h>
 #include <linux/io.h>
+#include <linux/iommu.h>
 #include <linux/ioport.h>
 #include <linux/kobject.h>
 #include <linux/mm.h>
@@ -373,12 +374,522 @@ uio_add_regions(struct uio_device *idev, const struct uio_region_kind *kind,
 	return rd;
 }
 
+/*
+ * The DMA buffer pool of a stub that names a dma_pool_dev: root sets the
+ * number and size of its buffers in dma/ while the device is closed; the
+ * first open() allocates them on that device with dma_alloc_coherent(),
+ * charged to the opener's RLIMIT_MEMLOCK, and the last close(), or the
+ * unregister, frees them after the stub's dma_stop() has made sure the
+ * device no longer writes to them. Each buffer is mapped at an mmap()
+ * offset of its own, far above the maps' "N * page size".
+ */
+static bool dma_unsafe_noiommu;
+module_param(dma_unsafe_noiommu, bool, 0644);
+MODULE_PARM_DESC(dma_unsafe_noiommu,
+		 "Allow DMA buffers for devices whose DMA no IOMMU translates; taints the kernel (default: N)");
+
+static unsigned int dma_max_pool_kib = 16384;
+module_param(dma_max_pool_kib, uint, 0644);
+MODULE_PARM_DESC(dma_max_pool_kib,
+		 "Most memory the DMA buffers of one device may take, in KiB (default: 16384)");
+
+#define UIO_DMA_MAX_BUFS	16
+/* Page offset of buffer 0; buffer K follows at K times the buffer size. */
+#define UIO_DMA_PGOFF		0x100000UL
+
+enum uio_dma_buf_field {
+	UIO_DMA_BUF_SIZE,
+	UIO_DMA_BUF_ADDR,
+	UIO_DMA_BUF_OFFSET,
+	UIO_DMA_BUF_FIELDS
+};
+
+/**
+ * struct uio_dma_buf - one buffer of the pool and its sysfs directory
+ * @cpu:	kernel address from dma_alloc_coherent(), %NULL if not allocated
+ * @handle:	its bus address
+ * @kattrs:	the size, dma_addr and offset attributes
+ * @attrs:	NULL-terminated list of @kattrs
+ * @group:	the "bufK" directory
+ * @name:	its name
+ */
+struct uio_dma_buf {
+	void			*cpu;
+	dma_addr_t		handle;
+	struct kobj_attribute	kattrs[UIO_DMA_BUF_FIELDS];
+	struct attribute	*attrs[UIO_DMA_BUF_FIELDS + 1];
+	struct attribute_group	group;
+	char			name[8];
+};
+
+/**
+ * struct uio_dma_pool - the DMA buffers of a device
+ * @kobj:	the "dma" sysfs directory
+ * @cfg_lock:	serializes configuration writes and the bufK directories
+ *		they add and remove; never taken by a show function
+ * @lock:	protects the fields below
+ * @count:	number of buffers configured
+ * @size:	size of each, a multiple of the page size
+ * @users:	open files of the device
+ * @dirs:	bufK directories present in sysfs
+ * @mm:		the mm charged for the allocated buffers, %NULL if none is
+ * @charged:	pages charged to @mm
+ * @vma_map:	vm_private_data of the buffers' mappings
+ * @bufs:	the buffers
+ */
+struct uio_dma_pool {
+	struct kobject		*kobj;
+	struct mutex		cfg_lock;	/* serializes configuration */
+	struct mutex		lock;		/* protects the fields below */
+	unsigned int		count;
+	size_t			size;
+	unsigned int		users;
+	unsigned int		dirs;
+	struct mm_struct	*mm;
+	unsigned long		charged;
+	struct uio_vma_map	vma_map;
+	struct uio_dma_buf	bufs[UIO_DMA_MAX_BUFS];
+};
+
+static struct uio_device *uio_dma_idev(struct kobject *dir)
+{
+	return dev_get_drvdata(kobj_to_dev(dir->parent));
+}
+
+/* Does an IOMMU translate the device's DMA (not identity-mapped)? */
+static bool uio_dma_translated(struct device *dev)
+{
+	struct iommu_domain *domain = iommu_get_domain_for_dev(dev);
+
+	return domain && (domain->type & __IOMMU_DOMAIN_PAGING);
+}
+
+static bool uio_dma_allocated(const struct uio_dma_pool *pool)
+{
+	return pool->count && pool->bufs[0].cpu;
+}
+
+static ssize_t uio_dma_buf_show(struct kobject *kobj,
+				struct kobj_attribute *kattr, char *buf,
+				enum uio_dma_buf_field field)
+{
+	struct uio_dma_pool *pool = uio_dma_idev(kobj)->dma_pool;
+	struct uio_dma_buf *b = container_of(kattr - field, struct uio_dma_buf,
+					     kattrs[0]);
+	unsigned long index = b - pool->bufs;
+	ssize_t ret;
+
+	mutex_lock(&pool->lock);
+	switch (field) {
+	case UIO_DMA_BUF_SIZE:
+		ret = sysfs_emit(buf, "0x%zx\n", pool->size);
+		break;
+	case UIO_DMA_BUF_ADDR:
+		ret = b->cpu ? sysfs_emit(buf, "%pad\n", &b->handle) : -ENODATA;
+		break;
+	default:
+		ret = sysfs_emit(buf, "0x%lx\n",
+				 (UIO_DMA_PGOFF + index * (pool->size >> PAGE_SHIFT))
+				 << PAGE_SHIFT);
+	}
+	mutex_unlock(&pool->lock);
+	return ret;
+}
+
+static ssize_t uio_dma_buf_size_show(struct kobject *kobj,
+				     struct kobj_attribute *kattr, char *buf)
+{
+	return uio_dma_buf_show(kobj, kattr, buf, UIO_DMA_BUF_SIZE);
+}
+
+static ssize_t uio_dma_buf_addr_show(struct kobject *kobj,
+				     struct kobj_attribute *kattr, char *buf)
+{
+	return uio_dma_buf_show(kobj, kattr, buf, UIO_DMA_BUF_ADDR);
+}
+
+static ssize_t uio_dma_buf_offset_show(struct kobject *kobj,
+				       struct kobj_attribute *kattr, char *buf)
+{
+	return uio_dma_buf_show(kobj, kattr, buf, UIO_DMA_BUF_OFFSET);
+}
+
+/* Copied into every buffer, indexed by enum uio_dma_buf_field. */
+static const struct kobj_attribute uio_dma_buf_kattrs[UIO_DMA_BUF_FIELDS] = {
+	__ATTR(size, 0444, uio_dma_buf_size_show, NULL),
+	__ATTR(dma_addr, 0444, uio_dma_buf_addr_show, NULL),
+	__ATTR(offset, 0444, uio_dma_buf_offset_show, NULL),
+};
+
+static void uio_dma_buf_init(struct uio_dma_buf *b, unsigned int index)
+{
+	unsigned int f;
+
+	for (f = 0; f < UIO_DMA_BUF_FIELDS; f++) {
+		b->kattrs[f] = uio_dma_buf_kattrs[f];
+		sysfs_attr_init(&b->kattrs[f].attr);
+		b->attrs[f] = &b->kattrs[f].attr;
+	}
+	snprintf(b->name, sizeof(b->name), "buf%u", index);
+	b->group.name = b->name;
+	b->group.attrs = b->attrs;
+}
+
+/* Make the bufK directories match the count. Context: cfg_lock held. */
+static int uio_dma_update_dirs(struct uio_dma_pool *pool, unsigned int count)
+{
+	int ret;
+
+	while (pool->dirs > count)
+		sysfs_remove_group(pool->kobj, &pool->bufs[--pool->dirs].group);
+	while (pool->dirs < count) {
+		ret = sysfs_create_group(pool->kobj,
+					 &pool->bufs[pool->dirs].group);
+		if (ret)
+			return ret;
+		pool->dirs++;
+	}
+	return 0;
+}
+
+/*
+ * The rules of a configuration, checked in this order: nobody has the
+ * device open (EBUSY); at most UIO_DMA_MAX_BUFS buffers of at least one
+ * page (EINVAL); within dma_max_pool_kib (ENOSPC); an IOMMU translates the
+ * device's DMA or dma_unsafe_noiommu is set (EPERM).
+ * Context: the pool's lock held.
+ */
+static int uio_dma_check(struct uio_device *idev, unsigned int count,
+			 size_t size)
+{
+	struct uio_dma_pool *pool = idev->dma_pool;
+
+	if (pool->users)
+		return -EBUSY;
+	if (count > UIO_DMA_MAX_BUFS || !size)
+		return -EINVAL;
+	if (count && size > ((u64)dma_max_pool_kib << 10) / count) {
+		dev_info(&idev->dev, "DMA buffers: %u of %zu bytes exceed dma_max_pool_kib=%u\n",
+			 count, size, dma_max_pool_kib);
+		return -ENOSPC;
+	}
+	if (count && !uio_dma_translated(idev->info->dma_pool_dev) &&
+	    !READ_ONCE(dma_unsafe_noiommu)) {
+		dev_info(&idev->dev, "DMA buffers refused: no IOMMU translates the device's DMA (uio.dma_unsafe_noiommu=1 allows them)\n");
+		return -EPERM;
+	}
+	return 0;
+}
+
+static int uio_dma_configure(struct kobject *kobj, int count, size_t size)
+{
+	struct uio_device *idev = uio_dma_idev(kobj);
+	struct uio_dma_pool *pool = idev->dma_pool;
+	int ret;
+
+	mutex_lock(&pool->cfg_lock);
+	mutex_lock(&pool->lock);
+	if (count < 0)
+		count = pool->count;
+	if (!size)
+		size = pool->size;
+	ret = uio_dma_check(idev, count, size);
+	if (!ret) {
+		pool->count = count;
+		pool->size = size;
+	}
+	mutex_unlock(&pool->lock);
+	if (!ret)
+		ret = uio_dma_update_dirs(pool, count);
+	mutex_unlock(&pool->cfg_lock);
+	return ret;
+}
+
+static ssize_t count_show(struct kobject *kobj, struct kobj_attribute *kattr,
+			  char *buf)
+{
+	struct uio_dma_pool *pool = uio_dma_idev(kobj)->dma_pool;
+
+	return sysfs_emit(buf, "%u\n", READ_ONCE(pool->count));
+}
+
+/* A new count or size; the other one stays. */
+static ssize_t uio_dma_store(struct kobject *kobj, const char *buf,
+			     size_t len, bool is_count)
+{
+	unsigned long val;
+	int ret;
+
+	ret = kstrtoul(buf, 0, &val);
+	if (ret)
+		return ret;
+	if (is_count ? val > UIO_DMA_MAX_BUFS : !val || val > SZ_1G)
+		return -EINVAL;
+	if (is_count)
+		ret = uio_dma_configure(kobj, val, 0);
+	else
+		ret = uio_dma_configure(kobj, -1, PAGE_ALIGN(val));
+	return ret ? ret : len;
+}
+
+static ssize_t count_store(struct kobject *kobj, struct kobj_attribute *kattr,
+			   const char *buf, size_t len)
+{
+	return uio_dma_store(kobj, buf, len, true);
+}
+
+static ssize_t size_show(struct kobject *kobj, struct kobj_attribute *kattr,
+			 char *buf)
+{
+	struct uio_dma_pool *pool = uio_dma_idev(kobj)->dma_pool;
+
+	return sysfs_emit(buf, "0x%zx\n", READ_ONCE(pool->size));
+}
+
+static ssize_t size_store(struct kobject *kobj, struct kobj_attribute *kattr,
+			  const char *buf, size_t len)
+{
+	return uio_dma_store(kobj, buf, len, false);
+}
+
+static ssize_t dma_mask_show(struct kobject *kobj,
+			     struct kobj_attribute *kattr, char *buf)
+{
+	struct device *dev = uio_dma_idev(kobj)->info->dma_pool_dev;
+
+	return sysfs_emit(buf, "%d\n", fls64(dev->coherent_dma_mask));
+}
+
+static ssize_t dma_mask_store(struct kobject *kobj,
+			      struct kobj_attribute *kattr, const char *buf,
+			      size_t len)
+{
+	struct uio_device *idev = uio_dma_idev(kobj);
+	struct uio_dma_pool *pool = idev->dma_pool;
+	unsigned int bits;
+	int ret;
+
+	ret = kstrtouint(buf, 0, &bits);
+	if (ret)
+		return ret;
+	if (bits < 24 || bits > 64)
+		return -EINVAL;
+	mutex_lock(&pool->lock);
+	if (pool->users)
+		ret = -EBUSY;
+	else
+		ret = dma_set_mask_and_coherent(idev->info->dma_pool_dev,
+						DMA_BIT_MASK(bits));
+	mutex_unlock(&pool->lock);
+	return ret ? ret : len;
+}
+
+/* "translated", "identity" (an IOMMU that passes DMA through) or "none". */
+static ssize_t iommu_show(struct kobject *kobj, struct kobj_attribute *kattr,
+			  char *buf)
+{
+	struct device *dev = uio_dma_idev(kobj)->info->dma_pool_dev;
+
+	if (uio_dma_translated(dev))
+		return sysfs_emit(buf, "translated\n");
+	if (iommu_get_domain_for_dev(dev))
+		return sysfs_emit(buf, "identity\n");
+	return sysfs_emit(buf, "none\n");
+}
+
+static struct kobj_attribute uio_dma_count_attr = __ATTR_RW(count);
+static struct kobj_attribute uio_dma_size_attr = __ATTR_RW(size);
+static struct kobj_attribute uio_dma_mask_attr = __ATTR_RW(dma_mask);
+static struct kobj_attribute uio_dma_iommu_attr = __ATTR_RO(iommu);
+
+static struct attribute *uio_dma_attrs[] = {
+	&uio_dma_count_attr.attr,
+	&uio_dma_size_attr.attr,
+	&uio_dma_mask_attr.attr,
+	&uio_dma_iommu_attr.attr,
+	NULL
+};
+
+static const struct attribute_group uio_dma_group = {
+	.attrs	= uio_dma_attrs,
+};
+
+static struct uio_dma_pool *uio_dma_pool_alloc(struct uio_device *idev)
+{
+	struct uio_dma_pool *pool;
+	unsigned int i;
+
+	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
+	if (!pool)
+		return NULL;
+	mutex_init(&pool->cfg_lock);
+	mutex_init(&pool->lock);
+	pool->size = PAGE_SIZE;
+	pool->vma_map.idev = idev;
+	for (i = 0; i < UIO_DMA_MAX_BUFS; i++)
+		uio_dma_buf_init(&pool->bufs[i], i);
+	return pool;
+}
+
+static int uio_dma_sysfs_add(struct uio_device *idev)
+{
+	struct uio_dma_pool *pool = idev->dma_pool;
+	int ret;
+
+	if (!pool)
+		return 0;
+	pool->kobj = kobject_create_and_add("dma", &idev->dev.kobj);
+	if (!pool->kobj)
+		return -ENOMEM;
+	ret = sysfs_create_group(pool->kobj, &uio_dma_group);
+	if (ret) {
+		kobject_put(pool->kobj);
+		pool->kobj = NULL;
+	}
+	return ret;
+}
+
+static void uio_dma_sysfs_del(struct uio_device *idev)
+{
+	if (idev->dma_pool)
+		kobject_put(idev->dma_pool->kobj);
+}
+
+/* Context: the pool's lock held; its buffers allocated. */
+static void uio_dma_free(struct uio_info *info, struct uio_dma_pool *pool,
+			 struct mm_struct **mm, unsigned long *pages)
+{
+	unsigned int i;
+
+	/* The device must not write to memory that goes back to the kernel. */
+	info->dma_stop(info);
+	for (i = 0; i < pool->count && pool->bufs[i].cpu; i++) {
+		dma_free_coherent(info->dma_pool_dev, pool->size,
+				  pool->bufs[i].cpu, pool->bufs[i].handle);
+		pool->bufs[i].cpu = NULL;
+	}
+	*mm = pool->mm;
+	*pages = pool->charged;
+	pool->mm = NULL;
+	pool->charged = 0;
+}
+
+/*
+ * Outside the pool's lock where that is easy; nothing takes it under an
+ * mmap_lock, so the charge may nest inside it.
+ */
+static void uio_dma_uncharge(struct mm_struct *mm, unsigned long pages)
+{
+	if (!mm)
+		return;
+	account_locked_vm(mm, pages, false);
+	mmdrop(mm);
+}
+
+/* Context: the pool's lock held, the description held, no buffers. */
+static int uio_dma_alloc(struct uio_device *idev, struct uio_info *info)
+{
+	struct uio_dma_pool *pool = idev->dma_pool;
+	unsigned long pages = pool->count * (pool->size >> PAGE_SHIFT);
+	struct device *dev = info->dma_pool_dev;
+	bool translated = uio_dma_translated(dev);
+	struct mm_struct *mm = current->mm;
+	unsigned int i;
+	int ret;
+
+	if (!translated && !READ_ONCE(dma_unsafe_noiommu)) {
+		dev_info(&idev->dev, "DMA buffers refused: no IOMMU translates the device's DMA (uio.dma_unsafe_noiommu=1 allows them)\n");
+		return -EPERM;
+	}
+	ret = account_locked_vm(mm, pages, true);
+	if (ret) {
+		dev_info(&idev->dev, "DMA buffers: %lu KiB exceed the RLIMIT_MEMLOCK of %s[%d]\n",
+			 pages << (PAGE_SHIFT - 10), current->comm,
+			 task_pid_nr(current));
+		return ret;
+	}
+	if (mm) {
+		mmgrab(mm);
+		pool->mm = mm;
+		pool->charged = pages;
+	}
+	for (i = 0; i < pool->count; i++) {
+		pool->bufs[i].cpu = dma_alloc_coherent(dev, pool->size,
+						       &pool->bufs[i].handle,
+						       GFP_KERNEL);
+		if (!pool->bufs[i].cpu) {
+			ret = -ENOMEM;
+			goto out_free;
+		}
+	}
+	if (!translated) {
+		dev_warn(&idev->dev, "DMA buffers for a device no IOMMU translates: tainting the kernel\n");
+		add_taint(TAINT_USER, LOCKDEP_STILL_OK);
+	}
+	return 0;
+
+out_free:
+	while (i--) {
+		dma_free_coherent(dev, pool->size, pool->bufs[i].cpu,
+				  pool->bufs[i].handle);
+		pool->bufs[i].cpu = NULL;
+	}
+	pool->mm = NULL;
+	pool->charged = 0;
+	uio_dma_uncharge(mm, pages);
+	return ret;
+}
+
+/*
+ * First open: allocate the configured buffers for the opener.
+ * Context: the description held.
+ */
+static int uio_dma_get(struct uio_device *idev, struct uio_info *info)
+{
+	struct uio_dma_pool *pool = idev->dma_pool;
+	int ret = 0;
+
+	if (!pool)
+		return 0;
+	mutex_lock(&pool->lock);
+	if (!pool->users && pool->count)
+		ret = uio_dma_alloc(idev, info);
+	if (!ret)
+		pool->users++;
+	mutex_unlock(&pool->lock);
+	return ret;
+}
+
+/*
+ * Stop the device's DMA and free the buffers: at the last close (@closing;
+ * @info is %NULL once the device is gone, and unregister has freed them
+ * then), or at unregister after the zap, when no mapping of them is left.
+ */
+static void uio_dma_put(struct uio_device *idev, struct uio_info *info,
+			bool closing)
+{
+	struct uio_dma_pool *pool = idev->dma_pool;
+	struct mm_struct *mm = NULL;
+	unsigned long pages = 0;
+
+	if (!pool)
+		return;
+	mutex_lock(&pool->lock);
+	if (closing)
+		pool->users--;
+	if ((!closing || !pool->users) && info && uio_dma_allocated(pool))
+		uio_dma_free(info, pool, &mm, &pages);
+	mutex_unlock(&pool->lock);
+	uio_dma_uncharge(mm, pages);
+}
+
 static int uio_sysfs_add(struct uio_device *idev)
 {
 	const struct uio_info *info = idev->info;
 	bool used_maps[MAX_UIO_MAPS], used_ports[MAX_UIO_PORT_REGIONS];
 	struct uio_region_dir *rd;
 	unsigned int i;
+	int ret;
 
 	for (i = 0; i < MAX_UIO_MAPS; i++)
 		used_maps[i] = info->mem[i].size != 0;
@@ -398,11 +909,20 @@ static int uio_sysfs_add(struct uio_device *idev)
 		return PTR_ERR(rd);
 	}
 	idev->ports_dir = rd;
-	return 0;
+
+	ret = uio_dma_sysfs_add(idev);
+	if (ret) {
+		uio_del_regions(idev->ports_dir);
+		uio_del_regions(idev->maps_dir);
+		idev->ports_dir = NULL;
+		idev->maps_dir = NULL;
+	}
+	return ret;
 }
 
 static void uio_sysfs_del(struct uio_device *idev)
 {
+	uio_dma_sysfs_del(idev);
 	uio_del_regions(idev->ports_dir);
 	uio_del_regions(idev->maps_dir);
 }
@@ -487,6 +1007,9 @@ static int uio_open(struct inode *inode, struct file *filep)
 		ret = -ENODEV;
 		goto out_put_info;
 	}
+	ret = uio_dma_get(idev, info);
+	if (ret)
+		goto out_module_put;
 	/*
 	 * The stub gets the inode whose address space holds the mappings,
 	 * not the node's: TCMU unmaps data-area pages through it.
@@ -494,7 +1017,7 @@ static int uio_open(struct inode *inode, struct file *filep)
 	if (info->open) {
 		ret = info->open(info, idev->inode);
 		if (ret)
-			goto out_module_put;
+			goto out_dma_put;
 	}
 	uio_put_info(idev);
 
@@ -503,6 +1026,8 @@ static int uio_open(struct inode *inode, struct file *filep)
 	filep->f_mapping = idev->inode->i_mapping;
 	return 0;
 
+out_dma_put:
+	uio_dma_put(idev, info, true);
 out_module_put:
 	module_put(idev->owner);
 out_put_info:
@@ -520,11 +1045,11 @@ static int uio_release(struct inode *inode, struct file *filep)
 	int ret = 0;
 
 	info = uio_get_info(idev);
-	if (info) {
-		if (info->release)
-			ret = info->release(info, idev->inode);
+	if (info && info->release)
+		ret = info->release(info, idev->inode);
+	uio_dma_put(idev, info, true);
+	if (info)
 		uio_put_info(idev);
-	}
 	module_put(idev->owner);
 	kfree(listener);
 	return ret;
@@ -1285,6 +1810,55 @@ static int uio_mmap_mem(struct uio_device *idev, const struct uio_info *info,
 	return 0;
 }
 
+/* A buffer's pages are all mapped by mmap(); only the zap leaves holes. */
+static vm_fault_t uio_dma_buf_fault(struct vm_fault *vmf)
+{
+	return VM_FAULT_SIGBUS;
+}
+
+static const struct vm_operations_struct uio_dma_buf_vm_ops = {
+	.fault		= uio_dma_buf_fault,
+	.close		= uio_dma_vma_close,
+};
+
+/*
+ * mmap() of buffer K of the pool, at its offset. Neither the buffers nor
+ * the configuration change while a file is open and the description is
+ * held, so no lock is needed (and the pool's would order after mmap_lock
+ * here but before it in the charge).
+ */
+static int uio_dma_mmap(struct uio_device *idev, struct uio_info *info,
+			struct vm_area_struct *vma)
+{
+	struct uio_dma_pool *pool = idev->dma_pool;
+	unsigned long pages, index;
+	struct uio_mem mem = {
+		.memtype	= UIO_MEM_DMA_COHERENT,
+		.dma_device	= info->dma_pool_dev,
+	};
+	int ret;
+
+	if (!pool || !uio_dma_allocated(pool) ||
+	    !(vma->vm_flags & VM_MAYSHARE))
+		return -EINVAL;
+	pages = pool->size >> PAGE_SHIFT;
+	index = (vma->vm_pgoff - UIO_DMA_PGOFF) / pages;
+	if ((vma->vm_pgoff - UIO_DMA_PGOFF) % pages || index >= pool->count ||
+	    vma_pages(vma) > pages)
+		return -EINVAL;
+
+	mem.addr = (uintptr_t)pool->bufs[index].cpu;
+	mem.dma_addr = pool->bufs[index].handle;
+	mem.size = pool->size;
+	ret = uio_mmap_dma_coherent(idev, &mem, vma);
+	if (ret)
+		return ret;
+	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
+	vma->vm_ops = &uio_dma_buf_vm_ops;
+	vma->vm_private_data = &pool->vma_map;
+	return 0;
+}
+
 static int uio_mmap(struct file *filep, struct vm_area_struct *vma)
 {
 	struct uio_listener *listener = filep->private_data;
@@ -1298,7 +1872,9 @@ static int uio_mmap(struct file *filep, struct vm_area_struct *vma)
 		return -EIO;
 	/* Stub hooks written for mainline rely on these checks being done. */
 	mem = uio_vma_mem(info, vma);
-	if (!mem) {
+	if (vma->vm_pgoff >= UIO_DMA_PGOFF) {
+		ret = uio_dma_mmap(idev, info, vma);
+	} else if (!mem) {
 		ret = -EINVAL;
 	} else if (info->mmap) {
 		vma->vm_private_data = idev;
@@ -1335,6 +1911,7 @@ static void uio_device_release(struct device *dev)
 	struct uio_device *idev = container_of(dev, struct uio_device, dev);
 
 	iput(idev->inode);
+	kfree(idev->dma_pool);
 	kfree(idev);
 	if (atomic_dec_and_test(&uio_devices_alive))
 		wake_up_var(&uio_devices_alive);
@@ -1440,6 +2017,8 @@ static int uio_check_info(const struct uio_info *info)
 		    mem->memtype != UIO_MEM_PHYS)
 			return -EINVAL;
 	}
+	if (info->dma_pool_dev && !info->dma_stop)
+		return -EINVAL;
 	return 0;
 }
 
@@ -1519,6 +2098,13 @@ int __uio_register_device(struct module *owner, struct device *parent,
 	ret = dev_set_name(&idev->dev, "uio%d", idev->minor);
 	if (ret)
 		goto out_put;
+	if (info->dma_pool_dev) {
+		idev->dma_pool = uio_dma_pool_alloc(idev);
+		if (!idev->dma_pool) {
+			ret = -ENOMEM;
+			goto out_put;
+		}
+	}
 	uio_wc_reserve(idev, info);
 
 	cdev_init(&idev->cdev, &uio_fops);
@@ -1559,6 +2145,7 @@ out_del:
 	cdev_device_del(&idev->cdev, &idev->dev);
 out_kill:
 	uio_kill(idev, false);
+	uio_dma_put(idev, info, false);
 out_put:
 	ida_free(&uio_ida, idev->minor);
 	put_device(&idev->dev);
@@ -1579,8 +2166,9 @@ EXPORT_SYMBOL_GPL(__uio_register_device);
  * Removes /dev/uioN and its sysfs entries and frees the interrupt. Files
  * still open stay valid but fail every operation with -EIO: blocked
  * readers wake with -EIO, pollers see EPOLLERR, and the next touch of a
- * mapping gets SIGBUS. When this returns, the core will not call into the
- * stub or touch @info again, and uio_event_notify() on @info is a no-op.
+ * mapping gets SIGBUS. The device's DMA buffers, if any, are freed after
+ * the zap and after @info->dma_stop(). When this returns, the core will
+ * not call into the stub or touch @info again, and uio_event_notify() on @info is a no-op.
  * Calling it again, or for a device never registered, does nothing.
  *
  * Context: process context, may sleep.
@@ -1598,6 +2186,7 @@ void uio_unregister_device(struct uio_info *info)
 	ida_free(&uio_ida, idev->minor);
 	uio_unpublish(info);
 	uio_kill(idev, uio_has_hw_irq(info));
+	uio_dma_put(idev, info, false);
 	put_device(&idev->dev);
 }
 EXPORT_SYMBOL_GPL(uio_unregister_device);

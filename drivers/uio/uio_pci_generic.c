@@ -376,6 +376,16 @@ static void uio_pci_generic_put(struct uio_pci_generic_dev *gdev)
 	mutex_unlock(&gdev->lock);
 }
 
+/* The core frees the DMA buffers only after this: no DMA can reach them. */
+static void uio_pci_generic_dma_stop(struct uio_info *info)
+{
+	struct uio_pci_generic_dev *gdev = to_uio_pci_generic(info);
+
+	mutex_lock(&gdev->lock);
+	pci_clear_master(gdev->pdev);
+	mutex_unlock(&gdev->lock);
+}
+
 static int uio_pci_generic_open(struct uio_info *info, struct inode *inode)
 {
 	uio_pci_generic_get(to_uio_pci_generic(info));
@@ -720,6 +730,8 @@ static int uio_pci_generic_probe(struct pci_dev *pdev,
 	gdev->info.version = UIO_PCI_GENERIC_VERSION;
 	gdev->info.open = uio_pci_generic_open;
 	gdev->info.release = uio_pci_generic_release;
+	gdev->info.dma_pool_dev = &pdev->dev;
+	gdev->info.dma_stop = uio_pci_generic_dma_stop;
 	uio_pci_generic_setup_irq(gdev);
 	uio_pci_generic_add_bars(gdev);
 

@@ -19,6 +19,7 @@
 #include <linux/types.h>
 #include <linux/wait.h>
 
+struct uio_dma_pool;
 struct uio_info;
 struct uio_region_dir;
 
@@ -124,6 +125,8 @@ struct uio_vma_map {
  *		stub maps them itself
  * @wc_addr:	start of each write-combining map's reserved memory type
  * @wc_size:	its size; 0 if the map is not mapped write-combining
+ * @dma_pool:	the DMA buffers and their "dma" sysfs directory, %NULL
+ *		unless the stub set @dma_pool_dev of struct uio_info
  */
 struct uio_device {
 	int			minor;
@@ -143,6 +146,7 @@ struct uio_device {
 	struct uio_vma_map	vma_maps[MAX_UIO_MAPS];
 	phys_addr_t		wc_addr[MAX_UIO_MAPS];
 	resource_size_t		wc_size[MAX_UIO_MAPS];
+	struct uio_dma_pool	*dma_pool;
 };
 
 /**
@@ -189,6 +193,12 @@ struct uio_device {
  *		the device is still registered, with the inode @open got
  * @irqcontrol:	optional; receives the s32 user space write()s, by
  *		convention 1 to enable and 0 to disable the interrupt
+ * @dma_pool_dev: optional; offers user space a pool of coherent DMA
+ *		buffers allocated on this device (the PCI function, never
+ *		the UIO device), configured in the "dma" sysfs directory
+ * @dma_stop:	required with @dma_pool_dev; must stop the device's DMA
+ *		(bus mastering off). The core calls it before it frees the
+ *		buffers, at the last close and at unregister; may sleep
  */
 struct uio_info {
 	struct uio_device	*uio_dev;
@@ -204,6 +214,8 @@ struct uio_info {
 	int (*open)(struct uio_info *info, struct inode *inode);
 	int (*release)(struct uio_info *info, struct inode *inode);
 	int (*irqcontrol)(struct uio_info *info, s32 irq_on);
+	struct device		*dma_pool_dev;
+	void (*dma_stop)(struct uio_info *info);
 };
 
 int __must_check __uio_register_device(struct module *owner,

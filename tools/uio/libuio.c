@@ -876,6 +876,99 @@ int uio_unmap(struct uio_dev *dev, unsigned int index)
 	return 0;
 }
 
+/* Read class/uio/uio<number>/dma/<file> as a number. */
+static int uio_read_dma_u64(unsigned int number, const char *file,
+			    uint64_t *val)
+{
+	char path[PATH_MAX];
+	int ret;
+
+	ret = uio_path(path, sizeof(path), uio_sysfs_root(),
+		       "class/uio/uio%u/dma/%s", number, file);
+	return ret ? ret : uio_read_u64(path, val);
+}
+
+static int uio_read_dma_buf(unsigned int number, unsigned int index,
+			    uint64_t size, struct uio_dma_buf_info *b)
+{
+	char file[32];
+	int ret;
+
+	b->index = index;
+	b->size = size;
+	snprintf(file, sizeof(file), "buf%u/offset", index);
+	ret = uio_read_dma_u64(number, file, &b->offset);
+	if (ret)
+		return ret == -ENOENT ? -EBADMSG : ret;
+	snprintf(file, sizeof(file), "buf%u/dma_addr", index);
+	ret = uio_read_dma_u64(number, file, &b->dma_addr);
+	/* ENODATA: not allocated, nobody has the device open. */
+	b->dma_addr_known = !ret;
+	return ret && ret != -ENODATA ? ret : 0;
+}
+
+int uio_read_dma(unsigned int number, struct uio_dma_info *dma)
+{
+	char path[PATH_MAX];
+	uint64_t count, bits;
+	unsigned int i;
+	int ret;
+
+	if (!dma)
+		return -EINVAL;
+	memset(dma, 0, sizeof(*dma));
+	if (!uio_device_exists(number))
+		return -ENODEV;
+	ret = uio_read_dma_u64(number, "count", &count);
+	if (ret)
+		return ret;
+	if (count > UIO_MAX_DMA_BUFS)
+		return -EBADMSG;
+	ret = uio_read_dma_u64(number, "size", &dma->size);
+	if (!ret)
+		ret = uio_read_dma_u64(number, "dma_mask", &bits);
+	if (!ret)
+		ret = uio_path(path, sizeof(path), uio_sysfs_root(),
+			       "class/uio/uio%u/dma/iommu", number);
+	if (!ret)
+		ret = uio_read_attr(path, dma->iommu, sizeof(dma->iommu));
+	if (ret)
+		return ret == -ENOENT || ret == -ENAMETOOLONG ? -EBADMSG : ret;
+	dma->mask_bits = bits;
+	dma->count = count;
+	for (i = 0; i < dma->count; i++) {
+		ret = uio_read_dma_buf(number, i, dma->size, &dma->bufs[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int uio_dma_map(struct uio_dev *dev, unsigned int index, void **ptr,
+		struct uio_dma_buf_info *buf)
+{
+	struct uio_dma_info dma;
+	void *base;
+	int ret;
+
+	if (!dev || !ptr || !buf)
+		return -EINVAL;
+	ret = uio_read_dma(dev->info.number, &dma);
+	if (ret == -ENOENT)
+		return -ENXIO;
+	if (ret)
+		return ret;
+	if (index >= dma.count || !dma.bufs[index].dma_addr_known)
+		return -ENXIO;
+	base = mmap(NULL, dma.size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		    dev->fd, (off_t)dma.bufs[index].offset);
+	if (base == MAP_FAILED)
+		return -errno;
+	*ptr = base;
+	*buf = dma.bufs[index];
+	return 0;
+}
+
 static int64_t uio_now_ms(void)
 {
 	struct timespec ts;

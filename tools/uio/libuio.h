@@ -109,6 +109,41 @@ struct uio_device_info {
 	struct uio_port_info	ports[UIO_MAX_PORTS];
 };
 
+#define UIO_MAX_DMA_BUFS	16	/* the core's limit of buffers per device */
+
+/**
+ * struct uio_dma_buf_info - one DMA buffer of a device (dma/bufK)
+ * @index:		K
+ * @size:		size in bytes, a multiple of the page size
+ * @dma_addr_known:	false while nobody has the device open: the buffers
+ *			exist from the first open() to the last close()
+ * @dma_addr:		the bus address to program into the device
+ * @offset:		the mmap() offset of the buffer
+ */
+struct uio_dma_buf_info {
+	unsigned int	index;
+	uint64_t	size;
+	bool		dma_addr_known;
+	uint64_t	dma_addr;
+	uint64_t	offset;
+};
+
+/**
+ * struct uio_dma_info - a device's pool of DMA buffers (the dma directory)
+ * @count:	buffers configured, each with an entry in @bufs
+ * @size:	size of each buffer
+ * @mask_bits:	width of the device's DMA addresses
+ * @iommu:	"translated", "identity" or "none"
+ * @bufs:	the buffers in index order
+ */
+struct uio_dma_info {
+	unsigned int		count;
+	uint64_t		size;
+	unsigned int		mask_bits;
+	char			iommu[16];
+	struct uio_dma_buf_info	bufs[UIO_MAX_DMA_BUFS];
+};
+
 /* An open device: see uio_open(). */
 struct uio_dev;
 
@@ -333,6 +368,30 @@ int uio_map_by_name(struct uio_dev *dev, const char *name, void **ptr,
  * Return: 0, or -ENXIO if the region is not mapped.
  */
 int uio_unmap(struct uio_dev *dev, unsigned int index);
+
+/**
+ * uio_read_dma() - read the DMA buffer pool of UIO device number
+ * @number:	N of uioN
+ * @dma:	filled on success
+ *
+ * Return: 0; -ENOENT if the device has no pool (its stub offers none);
+ * -ENODEV if there is no such device; -EBADMSG for malformed sysfs.
+ */
+int uio_read_dma(unsigned int number, struct uio_dma_info *dma);
+
+/**
+ * uio_dma_map() - map DMA buffer index of an open device
+ * @dev:	the device, opened by this process (the buffers exist then)
+ * @index:	K of dma/bufK
+ * @ptr:	the mapping on success
+ * @buf:	the buffer's size, bus address and offset on success
+ *
+ * Unmap with munmap(*ptr, buf->size), or let close/exit do it.
+ *
+ * Return: 0; -ENXIO if there is no such buffer; -errno of mmap().
+ */
+int uio_dma_map(struct uio_dev *dev, unsigned int index, void **ptr,
+		struct uio_dma_buf_info *buf);
 
 /**
  * uio_wait() - wait for the next event

@@ -29,7 +29,7 @@ static void lsuio_usage(FILE *f)
 		"List the Userspace I/O (UIO) devices, one line each.\n"
 		"\n"
 		"Display options:\n"
-		"  -m, --maps\t\tshow each device's memory maps\n"
+		"  -m, --maps\t\tshow each device's memory maps and DMA buffers\n"
 		"  -v, --verbose\t\tshow the /dev node, maps and port regions\n"
 		"\n"
 		"Machine-readable output:\n"
@@ -46,6 +46,16 @@ static void lsuio_usage(FILE *f)
 		LSUIO_JSON_VERSION);
 }
 
+/* " key=0x..." or " key=<unknown>" */
+static void lsuio_print_addr(const char *key, bool known, uint64_t addr,
+			     const char *unknown)
+{
+	if (known)
+		printf(" %s=0x%" PRIx64, key, addr);
+	else
+		printf(" %s=%s", key, unknown);
+}
+
 static void lsuio_print_map(const struct uio_map_info *m)
 {
 	if (m->err) {
@@ -53,10 +63,7 @@ static void lsuio_print_map(const struct uio_map_info *m)
 		return;
 	}
 	printf("\tmap%u: %s", m->index, m->name[0] ? m->name : "-");
-	if (m->addr_known)
-		printf(" addr=0x%" PRIx64, m->addr);
-	else
-		printf(" addr=unknown");
+	lsuio_print_addr("addr", m->addr_known, m->addr, "unknown");
 	printf(" size=0x%" PRIx64 " offset=0x%" PRIx64 "\n", m->size,
 	       m->offset);
 }
@@ -70,6 +77,34 @@ static void lsuio_print_port(const struct uio_port_info *p)
 	printf("\tport%u: %s start=0x%" PRIx64 " size=0x%" PRIx64 " type=%s\n",
 	       p->index, p->name[0] ? p->name : "-", p->start, p->size,
 	       p->porttype);
+}
+
+/* The DMA buffer pool, if the device has one. Return: false on an error. */
+static bool lsuio_print_dma(unsigned int number)
+{
+	const struct uio_dma_buf_info *b;
+	struct uio_dma_info dma;
+	unsigned int i;
+	int ret;
+
+	ret = uio_read_dma(number, &dma);
+	if (ret == -ENOENT)
+		return true;
+	if (ret) {
+		printf("\tdma: error: %s\n", uio_strerror(ret));
+		return false;
+	}
+	printf("\tdma: buffers=%u size=0x%" PRIx64 " mask=%u iommu=%s\n",
+	       dma.count, dma.size, dma.mask_bits, dma.iommu);
+	for (i = 0; i < dma.count; i++) {
+		b = &dma.bufs[i];
+		printf("\tbuf%u:", b->index);
+		lsuio_print_addr("dma_addr", b->dma_addr_known, b->dma_addr,
+				 "unallocated");
+		printf(" size=0x%" PRIx64 " offset=0x%" PRIx64 "\n", b->size,
+		       b->offset);
+	}
+	return true;
 }
 
 /* Return: true if every region could be read. */
@@ -90,6 +125,8 @@ static bool lsuio_print_plain(const struct uio_device_info *info)
 			lsuio_print_map(&info->maps[i]);
 		ok &= !info->maps[i].err;
 	}
+	if (opt_maps || opt_verbose)
+		ok &= lsuio_print_dma(info->number);
 	for (i = 0; i < info->nr_ports; i++) {
 		if (opt_verbose)
 			lsuio_print_port(&info->ports[i]);

@@ -40,6 +40,7 @@
 static char edu_addr[64];	/* PCI address of the first edu, "" if none */
 static char lsuio_path[PATH_MAX];	/* lsuio binary, "" if not found */
 static char edu_uio_path[PATH_MAX];	/* the example, "" if not found */
+static char edu_dma_path[PATH_MAX];	/* the DMA example, "" if not found */
 static int failures;		/* failed checks of the running test */
 
 #define CHECK(cond) do {						\
@@ -426,6 +427,54 @@ static void test_edu_example_runs_to_completion(void)
 		printf("# edu_uio said:\n%s", out);
 }
 
+/* Write "<uio sysfs dir>/dma/<file>" of the edu's UIO device. */
+static bool edu_dma_set(unsigned int number, const char *file,
+			const char *val)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "/sys/class/uio/uio%u/dma/%s", number,
+		 file);
+	return write_str(path, val);
+}
+
+/*
+ * The DMA example copies through two buffers; lsuio lists them. No IOMMU
+ * in this guest: the unsafe parameter grants them, and goes back off.
+ */
+static void test_edu_dma_example_copies_and_lsuio_shows_buffers(void)
+{
+	const char *unsafe = "/sys/module/uio/parameters/dma_unsafe_noiommu";
+	struct uio_dma_info dma;
+	unsigned int n;
+	char out[4096];
+
+	if (!edu_addr[0] || !edu_dma_path[0])
+		skip("no edu device or no edu_dma");
+	REQUIRE_OK(uio_find_by_parent(edu_addr, &n));
+	CHECK(write_str(unsafe, "1"));
+	CHECK(edu_dma_set(n, "dma_mask", "28"));
+	CHECK(edu_dma_set(n, "size", "4096"));
+	CHECK(edu_dma_set(n, "count", "2"));
+	CHECK_EQ(uio_read_dma(n, &dma), 0);
+	CHECK_EQ(dma.count, 2);
+	CHECK(!dma.bufs[1].dma_addr_known);
+	CHECK_EQ(run_tool(edu_dma_path, edu_addr, "4000", out, sizeof(out)), 0);
+	CHECK(strstr(out, "4000 bytes: RAM 0x"));
+	CHECK(strstr(out, ": equal\n"));
+	if (failures)
+		printf("# edu_dma said:\n%s", out);
+	if (lsuio_path[0]) {
+		CHECK_EQ(run_tool(lsuio_path, "-m", NULL, out, sizeof(out)), 0);
+		CHECK(strstr(out, "\tdma: buffers=2 size=0x1000 mask=28 iommu=none\n"));
+		CHECK(strstr(out, "\tbuf1: dma_addr=unallocated size=0x1000 offset=0x"));
+		if (failures)
+			printf("# lsuio -m said:\n%s", out);
+	}
+	CHECK(edu_dma_set(n, "count", "0"));
+	CHECK(write_str(unsafe, "0"));
+}
+
 /*
  * Unbinding removes the UIO device under an open file and a live mapping:
  * wait and irqcontrol fail with EIO, sysfs lookups with ENODEV, touching
@@ -488,6 +537,7 @@ static const struct test tests[] = {
 	T(test_lsuio_json_lists_the_edu),
 	T(test_lsuio_plain_line_names_device),
 	T(test_edu_example_runs_to_completion),
+	T(test_edu_dma_example_copies_and_lsuio_shows_buffers),
 	T(test_unbind_makes_the_device_gone),
 };
 
@@ -503,6 +553,7 @@ int main(int argc, char **argv)
 	find_edu();
 	find_tool("lsuio", "LSUIO", lsuio_path, sizeof(lsuio_path));
 	find_tool("edu_uio", "EDU_UIO", edu_uio_path, sizeof(edu_uio_path));
+	find_tool("edu_dma", "EDU_DMA", edu_dma_path, sizeof(edu_dma_path));
 	for (i = 0; i < nr; i++)
 		if (!filter || strstr(tests[i].name, filter))
 			planned++;

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -713,6 +714,68 @@ static void test_open_by_name_and_parent_pick_the_device(void)
 	}
 }
 
+/* uio0's DMA pool: two buffers of a page, at file pages 1 and 2. */
+static void dma_tree(void)
+{
+	char off[32];
+
+	put("2\n", "%s/dma/count", devdir[0]);
+	put("0x1000\n", "%s/dma/size", devdir[0]);
+	put("28\n", "%s/dma/dma_mask", devdir[0]);
+	put("none\n", "%s/dma/iommu", devdir[0]);
+	snprintf(off, sizeof(off), "0x%lx\n", page);
+	put(off, "%s/dma/buf0/offset", devdir[0]);
+	put("0x0000000001234000\n", "%s/dma/buf0/dma_addr", devdir[0]);
+	snprintf(off, sizeof(off), "0x%lx\n", 2 * page);
+	put(off, "%s/dma/buf1/offset", devdir[0]);
+	put("0x2345000\n", "%s/dma/buf1/dma_addr", devdir[0]);
+}
+
+static void test_read_dma_reads_the_pool(void)
+{
+	struct uio_dma_info dma;
+
+	good_tree();
+	dma_tree();
+	CHECK_EQ(uio_read_dma(0, &dma), 0);
+	CHECK_EQ(dma.count, 2);
+	CHECK_EQ(dma.size, 0x1000);
+	CHECK_EQ(dma.mask_bits, 28);
+	CHECK_STR(dma.iommu, "none");
+	CHECK_EQ(dma.bufs[1].index, 1);
+	CHECK(dma.bufs[0].dma_addr_known);
+	CHECK_EQ(dma.bufs[0].dma_addr, 0x1234000);
+	CHECK_EQ(dma.bufs[1].offset, 2 * page);
+	CHECK_EQ(uio_read_dma(2, &dma), -ENOENT);
+	CHECK_EQ(uio_read_dma(5, &dma), -ENODEV);
+	put("17\n", "%s/dma/count", devdir[0]);
+	CHECK_EQ(uio_read_dma(0, &dma), -EBADMSG);
+	put("2\n", "%s/dma/count", devdir[0]);
+	sys_unlink("devices/pci0000:00/0000:00:04.0/uio/uio0/dma/buf1/offset");
+	CHECK_EQ(uio_read_dma(0, &dma), -EBADMSG);
+}
+
+static void test_dma_map_maps_the_buffer_offset(void)
+{
+	struct uio_dma_buf_info buf;
+	struct uio_dev *dev;
+	uint32_t *p;
+
+	good_tree();
+	dma_tree();
+	dev_file(0, 3);
+	REQUIRE(!uio_open(0, &dev));
+	CHECK_EQ(uio_dma_map(dev, 1, (void **)&p, &buf), 0);
+	if (!failures) {
+		CHECK_EQ(buf.dma_addr, 0x2345000);
+		CHECK_EQ(buf.size, 0x1000);
+		CHECK_EQ(p[3], 0x00020003);
+		munmap(p, buf.size);
+	}
+	CHECK_EQ(uio_dma_map(dev, 2, (void **)&p, &buf), -ENXIO);
+	uio_close(dev);
+}
+
 static void test_map_points_at_offset_in_map_page(void)
 {
 	struct uio_dev *dev;
@@ -1089,6 +1152,8 @@ static const struct test tests[] = {
 	T(test_find_skips_unreadable_devices),
 	T(test_open_without_node_is_enodev),
 	T(test_open_by_name_and_parent_pick_the_device),
+	T(test_read_dma_reads_the_pool),
+	T(test_dma_map_maps_the_buffer_offset),
 	T(test_map_points_at_offset_in_map_page),
 	T(test_map_reaches_unaligned_first_register),
 	T(test_map_writes_reach_the_device),

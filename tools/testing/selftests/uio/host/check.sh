@@ -5,7 +5,8 @@
 # model under qtest), then for each kernel: build our modules and the
 # tests, boot our QEMU with two edu devices, the CIF card, VGA and an
 # ivshmem-doorbell served by ivshmem-server.py, boot it again with
-# mainline's uio.ko for the TCMU comparison (tcmu.sh), report.
+# mainline's uio.ko for the TCMU comparison (tcmu.sh), boot the DMA buffer
+# test once more on a q35 machine behind intel-iommu, report.
 #   check.sh [ID...]     kernel ids of kernel.sh (default: $KERNELS, or all)
 #
 # QEMU_BIN replaces our QEMU build (the CIF tests then need its model).
@@ -44,6 +45,10 @@ else
 	qemu=$(tail -n 1 "$top/build/qemu-path")
 fi
 [ -x "$qemu" ] || fail "QEMU binary '$qemu' is not an executable file"
+# The IOMMU boot: our trimmed QEMU has no intel-iommu, Debian's has.
+iommu_qemu=${UIO_IOMMU_QEMU:-/usr/bin/qemu-system-x86_64}
+[ -x "$iommu_qemu" ] ||
+	fail "QEMU for the IOMMU boot '$iommu_qemu' is not an executable file"
 
 for k in $kernels; do
 	setup "kernel $k is installed (kernel.sh $k)" "$here/kernel.sh" "$k" > /dev/null
@@ -67,11 +72,13 @@ logs="$logs tap:howto=$top/build/howto.tap"
 
 # The user-space tools run in the guest: lsuio and the example in /sbin.
 setup "build the user-space tools" make -s -C "$tools" STATIC=1 lsuio \
-	examples/edu_uio tests/guest_libuio_test >&2
+	examples/edu_uio examples/edu_dma tests/guest_libuio_test >&2
 extra=$(mktemp -d)
 trap 'rm -rf "$extra"' EXIT
-mkdir -p "$extra/sbin" "$extra/tests"
-cp "$tools/lsuio" "$tools/examples/edu_uio" "$extra/sbin/"
+mkdir -p "$extra/sbin" "$extra/tests" "$extra/iommu/etc"
+echo UIO_EXPECT_IOMMU=1 > "$extra/iommu/etc/uio-guest.sh"
+cp "$tools/lsuio" "$tools/examples/edu_uio" "$tools/examples/edu_dma" \
+	"$extra/sbin/"
 cp "$tools/tests/guest_libuio_test" "$extra/tests/"
 
 for k in $kernels; do
@@ -93,8 +100,11 @@ for k in $kernels; do
 	setup "kernel $k: pack the initramfs" \
 		env EXTRA_ROOT="$extra $out/tcmu-ours $out/pdrv" \
 		"$here/initramfs.sh" "$out" "$out/initramfs.cpio.gz" \
-		uio_core_test uio_pci_generic_test uio_pci_generic_msi_test \
+		uio_core_test uio_pci_generic_test uio_pci_generic_msi_test uio_dma_test \
 		cif_test uio_stress_test uio_fuzz_test uio_pdrv_test tcmu_test.sh
+	setup "kernel $k: pack the IOMMU initramfs" \
+		env EXTRA_ROOT="$extra/iommu" UIO_MODULES="uio uio_pci_generic" \
+		"$here/initramfs.sh" "$out" "$out/iommu.cpio.gz" uio_dma_test
 	setup "kernel $k: pack the mainline TCMU initramfs" \
 		env EXTRA_ROOT="$out/tcmu-mainline" UIO_MODULES=" " \
 		"$here/initramfs.sh" "$out" "$out/tcmu-mainline.cpio.gz" \
@@ -109,7 +119,12 @@ for k in $kernels; do
 	echo "# kernel $k ($krel): booting mainline's uio.ko for TCMU" >&2
 	QEMU_BIN=$qemu "$here/boot.sh" "$krel" "$out/tcmu-mainline.cpio.gz" \
 		"$out/tcmu-mainline.log"
+	echo "# kernel $k ($krel): booting behind intel-iommu" >&2
+	UIO_MACHINE=q35 UIO_EARLY_ARGS="-device intel-iommu,intremap=off" \
+		UIO_KERNEL_ARGS=intel_iommu=on QEMU_BIN=$iommu_qemu \
+		"$here/boot.sh" "$krel" "$out/iommu.cpio.gz" "$out/iommu.log"
 	logs="$logs $k=$out/guest.log $k-mainline=$out/tcmu-mainline.log"
+	logs="$logs $k-iommu=$out/iommu.log"
 done
 
 # One line per kernel: TCMU with tcmu-runner on mainline's core and ours.

@@ -8,7 +8,9 @@ Each log holds "=== BEGIN <binary>" ... "=== END <binary> rc=N" blocks of
 kselftest output and a "=== DMESG BEGIN/END" block. A binary's results
 missing against its plan count as failures (a hang or crash), and every
 kernel report in the log (BUG, WARNING, Oops, lockdep, KASAN, ...) counts
-as one more failure. A "tap:" log is the plain TAP output of one host-side
+as one more failure, and so does a DMAR (IOMMU) fault, unless the kernel
+log has it between the markers uio_dma_test writes around the fault it
+provokes on purpose. A "tap:" log is the plain TAP output of one host-side
 test program. A failed result is followed by the harness's diagnostic
 lines of that test, as "# | ..." (the CI log keeps them). The last line
 is "N passed, N failed[, N skipped]".
@@ -24,6 +26,9 @@ KERNEL_REPORT = re.compile(
     r'inconsistent lock state|DEBUG_LOCKS_WARN_ON|KASAN|UBSAN:|'
     r'kmemleak: .*new suspected|unreferenced object|'
     r'INFO: task .* blocked|=== (?:INSMOD|RMMOD) FAILED)')
+DMAR_FAULT = re.compile(r'DMAR: (?:\[DMA (?:Read|Write)|DRHD: handling fault)')
+DMAR_EXPECTED = 'uio_dma_test: DMAR fault expected from here'
+DMAR_UNEXPECTED = 'uio_dma_test: no DMAR fault expected any more'
 
 
 def tap_result(line, prefix, diag=()):
@@ -41,7 +46,7 @@ def tap_result(line, prefix, diag=()):
 def parse(label, text):
     """Yield (ok, name, directive, diag) for every result and check."""
     current, plan, seen, ended, diag = None, 0, 0, set(), []
-    in_dmesg = False
+    in_dmesg = dmar_expected = False
     for raw in text.splitlines():
         line = raw.rstrip('\r')
         if line.startswith('=== BEGIN '):
@@ -60,6 +65,14 @@ def parse(label, text):
             continue
         if line == '=== DMESG END':
             in_dmesg = False
+            continue
+        if in_dmesg and DMAR_EXPECTED in line:
+            dmar_expected = True
+        elif in_dmesg and DMAR_UNEXPECTED in line:
+            dmar_expected = False
+        elif in_dmesg and not dmar_expected and DMAR_FAULT.search(line):
+            yield (False, f'{label}: kernel log: unexpected DMAR fault: '
+                   f'{line.strip()[:140]}', None, [])
             continue
         m = KERNEL_REPORT.search(line)
         if m and (in_dmesg or not current):
