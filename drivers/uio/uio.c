@@ -755,9 +755,23 @@ static void uio_dma_sysfs_del(struct uio_device *idev)
 		kobject_put(idev->dma_pool->kobj);
 }
 
+/**
+ * struct uio_dma_charge - pages charged to a process's RLIMIT_MEMLOCK
+ * @mm:		the address space charged, with a reference; or %NULL
+ * @pages:	how many
+ *
+ * account_locked_vm() takes the mmap_lock, and mmap() takes the description
+ * under it, so a charge is made before the description is taken and given
+ * back after it is released. In between it moves into and out of the pool.
+ */
+struct uio_dma_charge {
+	struct mm_struct	*mm;
+	unsigned long		pages;
+};
+
 /* Context: the pool's lock held; its buffers allocated. */
 static void uio_dma_free(struct uio_info *info, struct uio_dma_pool *pool,
-			 struct mm_struct **mm, unsigned long *pages)
+			 struct uio_dma_charge *charge)
 {
 	unsigned int i;
 
@@ -768,39 +782,51 @@ static void uio_dma_free(struct uio_info *info, struct uio_dma_pool *pool,
 				  pool->bufs[i].cpu, pool->bufs[i].handle);
 		pool->bufs[i].cpu = NULL;
 	}
-	*mm = pool->mm;
-	*pages = pool->charged;
+	charge->mm = pool->mm;
+	charge->pages = pool->charged;
 	pool->mm = NULL;
 	pool->charged = 0;
 }
 
-/*
- * Outside the pool's lock where that is easy; nothing takes it under an
- * mmap_lock, so the charge may nest inside it.
- */
-static void uio_dma_uncharge(struct mm_struct *mm, unsigned long pages)
+/* Context: neither the description nor the pool's lock held. */
+static void uio_dma_uncharge(struct uio_dma_charge *charge)
 {
-	if (!mm)
+	if (!charge->mm)
 		return;
-	account_locked_vm(mm, pages, false);
-	mmdrop(mm);
+	account_locked_vm(charge->mm, charge->pages, false);
+	mmdrop(charge->mm);
+	charge->mm = NULL;
 }
 
-/* Context: the pool's lock held, the description held, no buffers. */
-static int uio_dma_alloc(struct uio_device *idev, struct uio_info *info)
+/**
+ * uio_dma_charge() - charge the opener for the buffers a first open allocates
+ * @idev:	the device being opened
+ * @charge:	set to what was charged, for uio_dma_get()
+ *
+ * Charges nothing when the buffers are in use or none are configured. The
+ * pool may change before uio_dma_get() looks again; it then says so.
+ *
+ * Context: neither the description nor the pool's lock held.
+ * Return: 0, or -ENOMEM if RLIMIT_MEMLOCK does not allow the buffers.
+ */
+static int uio_dma_charge(struct uio_device *idev,
+			  struct uio_dma_charge *charge)
 {
 	struct uio_dma_pool *pool = idev->dma_pool;
-	unsigned long pages = pool->count * (pool->size >> PAGE_SHIFT);
-	struct device *dev = info->dma_pool_dev;
-	bool translated = uio_dma_translated(dev);
 	struct mm_struct *mm = current->mm;
-	unsigned int i;
+	unsigned long pages = 0;
 	int ret;
 
-	if (!translated && !READ_ONCE(dma_unsafe_noiommu)) {
-		dev_info(&idev->dev, "DMA buffers refused: no IOMMU translates the device's DMA (uio.dma_unsafe_noiommu=1 allows them)\n");
-		return -EPERM;
-	}
+	charge->mm = NULL;
+	charge->pages = 0;
+	if (!pool)
+		return 0;
+	mutex_lock(&pool->lock);
+	if (!pool->users)
+		pages = pool->count * (pool->size >> PAGE_SHIFT);
+	mutex_unlock(&pool->lock);
+	if (!pages || !mm)
+		return 0;
 	ret = account_locked_vm(mm, pages, true);
 	if (ret) {
 		dev_info(&idev->dev, "DMA buffers: %lu KiB exceed the RLIMIT_MEMLOCK of %s[%d]\n",
@@ -808,11 +834,37 @@ static int uio_dma_alloc(struct uio_device *idev, struct uio_info *info)
 			 task_pid_nr(current));
 		return ret;
 	}
-	if (mm) {
-		mmgrab(mm);
-		pool->mm = mm;
-		pool->charged = pages;
+	mmgrab(mm);
+	charge->mm = mm;
+	charge->pages = pages;
+	return 0;
+}
+
+/*
+ * Context: the pool's lock held, the description held, no buffers.
+ * Return: 0, with the charge moved into the pool; -EAGAIN if it does not
+ * match the pool (reconfigured since); or an error.
+ */
+static int uio_dma_alloc(struct uio_device *idev, struct uio_info *info,
+			 struct uio_dma_charge *charge)
+{
+	struct uio_dma_pool *pool = idev->dma_pool;
+	unsigned long pages = pool->count * (pool->size >> PAGE_SHIFT);
+	struct device *dev = info->dma_pool_dev;
+	bool translated = uio_dma_translated(dev);
+	unsigned int i;
+	int ret;
+
+	if (!translated && !READ_ONCE(dma_unsafe_noiommu)) {
+		dev_info(&idev->dev, "DMA buffers refused: no IOMMU translates the device's DMA (uio.dma_unsafe_noiommu=1 allows them)\n");
+		return -EPERM;
 	}
+	if (current->mm && charge->pages != pages)
+		return -EAGAIN;
+	pool->mm = charge->mm;
+	pool->charged = charge->pages;
+	charge->mm = NULL;
+	charge->pages = 0;
 	for (i = 0; i < pool->count; i++) {
 		pool->bufs[i].cpu = dma_alloc_coherent(dev, pool->size,
 						       &pool->bufs[i].handle,
@@ -834,17 +886,21 @@ out_free:
 				  pool->bufs[i].handle);
 		pool->bufs[i].cpu = NULL;
 	}
+	charge->mm = pool->mm;
+	charge->pages = pool->charged;
 	pool->mm = NULL;
 	pool->charged = 0;
-	uio_dma_uncharge(mm, pages);
 	return ret;
 }
 
 /*
- * First open: allocate the configured buffers for the opener.
+ * First open: allocate the configured buffers for the opener, who was
+ * charged for them by uio_dma_charge(). What the pool does not take stays
+ * in @charge.
  * Context: the description held.
  */
-static int uio_dma_get(struct uio_device *idev, struct uio_info *info)
+static int uio_dma_get(struct uio_device *idev, struct uio_info *info,
+		       struct uio_dma_charge *charge)
 {
 	struct uio_dma_pool *pool = idev->dma_pool;
 	int ret = 0;
@@ -853,7 +909,7 @@ static int uio_dma_get(struct uio_device *idev, struct uio_info *info)
 		return 0;
 	mutex_lock(&pool->lock);
 	if (!pool->users && pool->count)
-		ret = uio_dma_alloc(idev, info);
+		ret = uio_dma_alloc(idev, info, charge);
 	if (!ret)
 		pool->users++;
 	mutex_unlock(&pool->lock);
@@ -864,23 +920,23 @@ static int uio_dma_get(struct uio_device *idev, struct uio_info *info)
  * Stop the device's DMA and free the buffers: at the last close (@closing;
  * @info is %NULL once the device is gone, and unregister has freed them
  * then), or at unregister after the zap, when no mapping of them is left.
+ * The pool's charge moves to @charge, for uio_dma_uncharge().
  */
 static void uio_dma_put(struct uio_device *idev, struct uio_info *info,
-			bool closing)
+			bool closing, struct uio_dma_charge *charge)
 {
 	struct uio_dma_pool *pool = idev->dma_pool;
-	struct mm_struct *mm = NULL;
-	unsigned long pages = 0;
 
+	charge->mm = NULL;
+	charge->pages = 0;
 	if (!pool)
 		return;
 	mutex_lock(&pool->lock);
 	if (closing)
 		pool->users--;
 	if ((!closing || !pool->users) && info && uio_dma_allocated(pool))
-		uio_dma_free(info, pool, &mm, &pages);
+		uio_dma_free(info, pool, charge);
 	mutex_unlock(&pool->lock);
-	uio_dma_uncharge(mm, pages);
 }
 
 static int uio_sysfs_add(struct uio_device *idev)
@@ -984,8 +1040,10 @@ static int uio_open(struct inode *inode, struct file *filep)
 {
 	struct uio_device *idev = container_of(inode->i_cdev,
 					       struct uio_device, cdev);
+	struct uio_dma_charge charge, freed = {};
 	struct uio_listener *listener;
 	struct uio_info *info;
+	bool reconfigured;
 	int ret;
 
 	listener = kmalloc(sizeof(*listener), GFP_KERNEL);
@@ -994,6 +1052,11 @@ static int uio_open(struct inode *inode, struct file *filep)
 	listener->idev = idev;
 	listener->event_seen = atomic_read(&idev->event);
 
+retry:
+	reconfigured = false;
+	ret = uio_dma_charge(idev, &charge);
+	if (ret)
+		goto out_free;
 	/*
 	 * The open cdev keeps idev alive, but only a live description proves
 	 * the stub module has not finished unloading: pin it under the lock.
@@ -1001,13 +1064,15 @@ static int uio_open(struct inode *inode, struct file *filep)
 	info = uio_get_info(idev);
 	if (!info) {
 		ret = -ENODEV;
-		goto out_free;
+		goto out_uncharge;
 	}
 	if (!try_module_get(idev->owner)) {
 		ret = -ENODEV;
 		goto out_put_info;
 	}
-	ret = uio_dma_get(idev, info);
+	ret = uio_dma_get(idev, info, &charge);
+	/* The buffers were reconfigured between the charge and the get. */
+	reconfigured = ret == -EAGAIN;
 	if (ret)
 		goto out_module_put;
 	/*
@@ -1020,6 +1085,7 @@ static int uio_open(struct inode *inode, struct file *filep)
 			goto out_dma_put;
 	}
 	uio_put_info(idev);
+	uio_dma_uncharge(&charge);
 
 	filep->private_data = listener;
 	/* Every mapping lands in one address space, which unregister zaps. */
@@ -1027,11 +1093,16 @@ static int uio_open(struct inode *inode, struct file *filep)
 	return 0;
 
 out_dma_put:
-	uio_dma_put(idev, info, true);
+	uio_dma_put(idev, info, true, &freed);
 out_module_put:
 	module_put(idev->owner);
 out_put_info:
 	uio_put_info(idev);
+out_uncharge:
+	uio_dma_uncharge(&freed);
+	uio_dma_uncharge(&charge);
+	if (reconfigured)
+		goto retry;
 out_free:
 	kfree(listener);
 	return ret;
@@ -1041,15 +1112,17 @@ static int uio_release(struct inode *inode, struct file *filep)
 {
 	struct uio_listener *listener = filep->private_data;
 	struct uio_device *idev = listener->idev;
+	struct uio_dma_charge freed;
 	struct uio_info *info;
 	int ret = 0;
 
 	info = uio_get_info(idev);
 	if (info && info->release)
 		ret = info->release(info, idev->inode);
-	uio_dma_put(idev, info, true);
+	uio_dma_put(idev, info, true, &freed);
 	if (info)
 		uio_put_info(idev);
+	uio_dma_uncharge(&freed);
 	module_put(idev->owner);
 	kfree(listener);
 	return ret;
@@ -2042,6 +2115,7 @@ static int uio_check_info(const struct uio_info *info)
 int __uio_register_device(struct module *owner, struct device *parent,
 			  struct uio_info *info)
 {
+	struct uio_dma_charge freed;
 	struct uio_device *idev;
 	unsigned int i;
 	int ret;
@@ -2145,7 +2219,8 @@ out_del:
 	cdev_device_del(&idev->cdev, &idev->dev);
 out_kill:
 	uio_kill(idev, false);
-	uio_dma_put(idev, info, false);
+	uio_dma_put(idev, info, false, &freed);
+	uio_dma_uncharge(&freed);
 out_put:
 	ida_free(&uio_ida, idev->minor);
 	put_device(&idev->dev);
@@ -2175,6 +2250,7 @@ EXPORT_SYMBOL_GPL(__uio_register_device);
  */
 void uio_unregister_device(struct uio_info *info)
 {
+	struct uio_dma_charge freed;
 	struct uio_device *idev;
 
 	if (!info || !info->uio_dev)
@@ -2186,7 +2262,8 @@ void uio_unregister_device(struct uio_info *info)
 	ida_free(&uio_ida, idev->minor);
 	uio_unpublish(info);
 	uio_kill(idev, uio_has_hw_irq(info));
-	uio_dma_put(idev, info, false);
+	uio_dma_put(idev, info, false, &freed);
+	uio_dma_uncharge(&freed);
 	put_device(&idev->dev);
 }
 EXPORT_SYMBOL_GPL(uio_unregister_device);
