@@ -1102,107 +1102,118 @@ static const struct vm_operations_struct uio_pfn_vm_ops = {
 };
 
 /*
- * UIO_MEM_DMA_COHERENT maps are the one kind the core cannot fault in page
- * by page: only dma_mmap_coherent() knows how the buffer is backed (linear
- * map, remapped pages, a per-device pool) and with which attributes user
- * space may map it, and it fills the page tables at mmap() time. So:
+ * Mappings that mmap() fills itself: UIO_MEM_DMA_COHERENT maps, whose
+ * backing (linear map, remapped pages, a per-device pool) and attributes
+ * only dma_mmap_coherent() knows. Their pages are mapped before
+ * mmap_region() links the VMA into the device's address space, so a zap
+ * by uio_kill() in between would miss the VMA and leave user space a
+ * mapping of memory the device no longer owns.
  *
- * - it reads vm_pgoff as an offset into the buffer, where the core keeps
- *   the map index; it sees 0 for the duration of the call.
+ * The mmap() call holds its mm's mmap_lock for writing from ->mmap until
+ * the VMA is linked, so uio_kill() takes mmap_lock once for every mm on
+ * idev->populated_mms before it zaps. An mm is listed by every such
+ * mmap(), under the description, and dropped again when one of its VMAs
+ * of this kind closes: closing needs the same mmap_lock, so that mm has
+ * no mmap() in flight. uio_kill() takes mmap_lock only after it has
+ * released info_sem, which mmap() takes inside mmap_lock.
  *
- * - the pages are mapped before mmap_region() links the VMA into the
- *   device's address space. A zap by uio_kill() in between would miss the
- *   VMA and leave user space a mapping of a buffer the stub frees next.
- *   The mmap() call holds its mm's mmap_lock for writing until the VMA is
- *   linked, so uio_kill() takes mmap_lock once for every mm on
- *   idev->dma_mms before it zaps. An mm is listed by every DMA_COHERENT
- *   mmap() and dropped again when one of its VMAs of this device closes:
- *   closing needs the same mmap_lock, so that mm has no mmap() in flight.
+ * Why that suffices: an mmap() that got the description listed its mm
+ * before uio_kill() cleared the description, hence before the list is
+ * taken; uio_kill() then waits for it to link the VMA, and zaps it. An
+ * mmap() that did not get the description maps nothing.
  */
 
 /**
- * struct uio_dma_mm - an mm that may be linking a DMA_COHERENT mapping
- * @node:	entry in uio_device.dma_mms
+ * struct uio_populated_mm - an mm that may be linking a populated mapping
+ * @node:	entry in uio_device.populated_mms
  * @mm:		the mm, pinned with mmgrab()
  */
-struct uio_dma_mm {
+struct uio_populated_mm {
 	struct list_head	node;
 	struct mm_struct	*mm;
 };
 
-/* Context: idev->dma_mm_lock held. */
-static struct uio_dma_mm *uio_dma_mm_find(struct uio_device *idev,
-					  struct mm_struct *mm)
+/* Context: idev->populated_mm_lock held. */
+static struct uio_populated_mm *uio_populated_mm_find(struct uio_device *idev,
+						      struct mm_struct *mm)
 {
-	struct uio_dma_mm *dm;
+	struct uio_populated_mm *pm;
 
-	list_for_each_entry(dm, &idev->dma_mms, node)
-		if (dm->mm == mm)
-			return dm;
+	list_for_each_entry(pm, &idev->populated_mms, node)
+		if (pm->mm == mm)
+			return pm;
 	return NULL;
 }
 
-static int uio_dma_mm_add(struct uio_device *idev, struct mm_struct *mm)
+/* Context: ->mmap, the description held. */
+static int uio_populated_mm_add(struct uio_device *idev, struct mm_struct *mm)
 {
-	struct uio_dma_mm *new;
+	struct uio_populated_mm *new;
 
 	new = kmalloc(sizeof(*new), GFP_KERNEL);
 	if (!new)
 		return -ENOMEM;
 
-	spin_lock(&idev->dma_mm_lock);
-	if (!uio_dma_mm_find(idev, mm)) {
+	spin_lock(&idev->populated_mm_lock);
+	if (!uio_populated_mm_find(idev, mm)) {
 		mmgrab(mm);
 		new->mm = mm;
-		list_add(&new->node, &idev->dma_mms);
+		list_add(&new->node, &idev->populated_mms);
 		new = NULL;
 	}
-	spin_unlock(&idev->dma_mm_lock);
+	spin_unlock(&idev->populated_mm_lock);
 	kfree(new);
 	return 0;
 }
 
-static void uio_dma_vma_close(struct vm_area_struct *vma)
+static void uio_populated_vma_close(struct vm_area_struct *vma)
 {
 	const struct uio_vma_map *vm = vma->vm_private_data;
 	struct uio_device *idev = vm->idev;
-	struct uio_dma_mm *dm;
+	struct uio_populated_mm *pm;
 
-	spin_lock(&idev->dma_mm_lock);
-	dm = uio_dma_mm_find(idev, vma->vm_mm);
-	if (dm)
-		list_del(&dm->node);
-	spin_unlock(&idev->dma_mm_lock);
-	if (dm) {
-		mmdrop(dm->mm);
-		kfree(dm);
+	spin_lock(&idev->populated_mm_lock);
+	pm = uio_populated_mm_find(idev, vma->vm_mm);
+	if (pm)
+		list_del(&pm->node);
+	spin_unlock(&idev->populated_mm_lock);
+	if (pm) {
+		mmdrop(pm->mm);
+		kfree(pm);
 	}
 }
 
-/* Wait until every DMA_COHERENT mapping made so far is visible to the zap. */
-static void uio_dma_mm_sync(struct uio_device *idev)
+/*
+ * Wait until every populated mapping made so far is visible to the zap.
+ * Context: the description cleared and info_sem released.
+ */
+static void uio_populated_mm_sync(struct uio_device *idev)
 {
-	struct uio_dma_mm *dm, *tmp;
+	struct uio_populated_mm *pm, *tmp;
 	LIST_HEAD(mms);
 
-	spin_lock(&idev->dma_mm_lock);
-	list_splice_init(&idev->dma_mms, &mms);
-	spin_unlock(&idev->dma_mm_lock);
+	spin_lock(&idev->populated_mm_lock);
+	list_splice_init(&idev->populated_mms, &mms);
+	spin_unlock(&idev->populated_mm_lock);
 
-	list_for_each_entry_safe(dm, tmp, &mms, node) {
-		mmap_read_lock(dm->mm);
-		mmap_read_unlock(dm->mm);
-		mmdrop(dm->mm);
-		kfree(dm);
+	list_for_each_entry_safe(pm, tmp, &mms, node) {
+		mmap_read_lock(pm->mm);
+		mmap_read_unlock(pm->mm);
+		mmdrop(pm->mm);
+		kfree(pm);
 	}
 }
 
 static const struct vm_operations_struct uio_dma_vm_ops = {
 	.fault		= uio_vma_fault,
 	.access		= uio_vma_access,
-	.close		= uio_dma_vma_close,
+	.close		= uio_populated_vma_close,
 };
 
+/*
+ * dma_mmap_coherent() reads vm_pgoff as an offset into the buffer, where
+ * the core keeps the map index; it sees 0 for the duration of the call.
+ */
 static int uio_mmap_dma_coherent(struct uio_device *idev,
 				 const struct uio_mem *mem,
 				 struct vm_area_struct *vma)
@@ -1213,7 +1224,7 @@ static int uio_mmap_dma_coherent(struct uio_device *idev,
 	/* An unaligned addr is how uio_dmem_genirq marks "not allocated". */
 	if (mem->addr & ~PAGE_MASK)
 		return -ENODEV;
-	ret = uio_dma_mm_add(idev, vma->vm_mm);
+	ret = uio_populated_mm_add(idev, vma->vm_mm);
 	if (ret)
 		return ret;
 
@@ -1408,7 +1419,7 @@ static void uio_kill(struct uio_device *idev, bool irq_requested)
 
 	wake_up_interruptible_all(&idev->wait);
 	kill_fasync(&idev->async_queue, SIGIO, POLL_HUP);
-	uio_dma_mm_sync(idev);
+	uio_populated_mm_sync(idev);
 	unmap_mapping_range(idev->inode->i_mapping, 0, 0, 1);
 	uio_wc_release(idev);
 }
@@ -1501,8 +1512,8 @@ int __uio_register_device(struct module *owner, struct device *parent,
 	atomic_set(&idev->event, 0);
 	init_waitqueue_head(&idev->wait);
 	init_rwsem(&idev->info_sem);
-	spin_lock_init(&idev->dma_mm_lock);
-	INIT_LIST_HEAD(&idev->dma_mms);
+	spin_lock_init(&idev->populated_mm_lock);
+	INIT_LIST_HEAD(&idev->populated_mms);
 	for (i = 0; i < MAX_UIO_MAPS; i++) {
 		idev->vma_maps[i].idev = idev;
 		idev->vma_maps[i].index = i;
