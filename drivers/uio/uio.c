@@ -703,7 +703,9 @@ static unsigned long uio_vma_map_page(const struct uio_vma_map *vm,
 /*
  * A fault in a PHYS or IOVA map populates the whole block around it, not
  * one page: one fault per 4 KiB page made touching a large BAR cost
- * hundreds of times what mapping it at mmap() time costs. The block is
+ * hundreds of times what mapping it at mmap() time costs. Faults serve
+ * the mappings that huge entries can back, and any mapping again after a
+ * zap that left the device registered (see uio_mmap_pfn()). The block is
  * naturally aligned to UIO_FAULT_BLOCK, so on a kernel that maps huge PFN
  * entries it never fills part of a neighbouring PMD-sized block that
  * uio_vma_huge_fault() could have mapped with one entry, and it shares a
@@ -760,9 +762,9 @@ static vm_fault_t uio_vma_fault_pfn(struct vm_fault *vmf,
 }
 
 /*
- * Nothing is mapped at mmap() time: every page comes from this handler,
- * under the description, so a mapping that races with unregister is either
- * zapped by it or never populated.
+ * Every page this handler maps, it maps under the description, so a
+ * mapping that races with unregister is either zapped by it or never
+ * populated. What mmap() maps itself is covered by uio_populated_mm_sync().
  */
 static vm_fault_t uio_vma_fault(struct vm_fault *vmf)
 {
@@ -1091,6 +1093,35 @@ static unsigned long uio_get_unmapped_area(struct file *filep,
 				    flags);
 }
 
+/**
+ * uio_vma_huge_ok() - can huge entries back part of a new PFN mapping?
+ * @vma:	the mapping, being set up by mmap()
+ * @phys:	the physical address of its first page
+ *
+ * Only if it holds a whole PMD-sized block that is aligned both in user
+ * and in physical address space: the two start addresses must agree
+ * modulo PMD_SIZE, and the mapping must reach past one aligned block.
+ *
+ * Return: true if uio_vma_huge_fault() would map some of it.
+ */
+static bool uio_vma_huge_ok(const struct vm_area_struct *vma,
+			    phys_addr_t phys)
+{
+	unsigned long block = ALIGN(vma->vm_start, PMD_SIZE);
+
+	return uio_huge_order_ok(PMD_ORDER) &&
+	       !((vma->vm_start - phys) & (PMD_SIZE - 1)) &&
+	       block < vma->vm_end && vma->vm_end - block >= PMD_SIZE;
+}
+
+#else /* !CONFIG_ARCH_SUPPORTS_HUGE_PFNMAP */
+
+static bool uio_vma_huge_ok(const struct vm_area_struct *vma,
+			    phys_addr_t phys)
+{
+	return false;
+}
+
 #endif /* CONFIG_ARCH_SUPPORTS_HUGE_PFNMAP */
 
 static const struct vm_operations_struct uio_pfn_vm_ops = {
@@ -1104,7 +1135,8 @@ static const struct vm_operations_struct uio_pfn_vm_ops = {
 /*
  * Mappings that mmap() fills itself: UIO_MEM_DMA_COHERENT maps, whose
  * backing (linear map, remapped pages, a per-device pool) and attributes
- * only dma_mmap_coherent() knows. Their pages are mapped before
+ * only dma_mmap_coherent() knows, and the PHYS and IOVA mappings that
+ * huge entries cannot back (uio_mmap_pfn()). Their pages are mapped before
  * mmap_region() links the VMA into the device's address space, so a zap
  * by uio_kill() in between would miss the VMA and leave user space a
  * mapping of memory the device no longer owns.
@@ -1204,6 +1236,75 @@ static void uio_populated_mm_sync(struct uio_device *idev)
 	}
 }
 
+/*
+ * A populated PHYS or IOVA mapping that is cut in parts (partial munmap(),
+ * mprotect() or mremap()) drops its page tables first, and the parts
+ * refault block by block through uio_vma_fault(). On x86 with PAT,
+ * remap_pfn_range() reserved the memory type of the whole mapping
+ * (VM_PAT), a reservation that can be released only whole or from its
+ * end: unmapping the head of a cut mapping would fail to release it, and
+ * what remains would stay reserved for good. The zap releases it while
+ * the mapping still covers it.
+ */
+static int uio_pfn_vma_may_split(struct vm_area_struct *vma,
+				 unsigned long addr)
+{
+	zap_vma_ptes(vma, vma->vm_start, vma->vm_end - vma->vm_start);
+	return 0;
+}
+
+static const struct vm_operations_struct uio_pfn_populated_vm_ops = {
+	.fault		= uio_vma_fault,
+	.access		= uio_vma_access,
+	.close		= uio_populated_vma_close,
+	.may_split	= uio_pfn_vma_may_split,
+};
+
+/**
+ * uio_mmap_pfn() - set up a PHYS or IOVA mapping
+ * @idev:	the device
+ * @mem:	the map, held through the description
+ * @vma:	the new mapping, with its caching in vm_page_prot
+ *
+ * A mapping that huge entries can back in part gets its pages from
+ * faults: uio_vma_huge_fault() for whole aligned blocks, uio_vma_fault()
+ * for the rest. Any other is mapped whole here, at the cost of one memory
+ * type reservation and one page-table walk; filling it block by block
+ * from faults takes a memory type lookup and a walk per page, several
+ * times what the mapping costs mainline's remap at mmap() time. Its mm
+ * is listed first, so that unregister waits until the VMA is linked
+ * where the zap finds it.
+ *
+ * A PHYS map of RAM (6.1's uio_dmem_genirq gives its DMA buffers so) is
+ * left to faults too: RAM keeps its own memory type whatever a mapping
+ * asks for, and the reservation of a whole uncached mapping of it would
+ * log a warning on every mmap() (x86 PAT).
+ *
+ * Context: ->mmap, mmap_lock held for writing, the description held.
+ * Return: 0 or a negative errno.
+ */
+static int uio_mmap_pfn(struct uio_device *idev, const struct uio_mem *mem,
+			struct vm_area_struct *vma)
+{
+	phys_addr_t phys = mem->addr & PAGE_MASK;
+	int ret;
+
+	vm_flags_set(vma, VM_IO | VM_PFNMAP);
+	if (uio_vma_huge_ok(vma, phys) ||
+	    (mem->memtype == UIO_MEM_PHYS && pfn_valid(PHYS_PFN(phys)) &&
+	     page_is_ram(PHYS_PFN(phys)))) {
+		vma->vm_ops = &uio_pfn_vm_ops;
+		return 0;
+	}
+
+	ret = uio_populated_mm_add(idev, vma->vm_mm);
+	if (ret)
+		return ret;
+	vma->vm_ops = &uio_pfn_populated_vm_ops;
+	return remap_pfn_range(vma, vma->vm_start, PHYS_PFN(phys),
+			       vma->vm_end - vma->vm_start, vma->vm_page_prot);
+}
+
 static const struct vm_operations_struct uio_dma_vm_ops = {
 	.fault		= uio_vma_fault,
 	.access		= uio_vma_access,
@@ -1263,6 +1364,7 @@ static int uio_mmap_mem(struct uio_device *idev, const struct uio_info *info,
 	if (!(vma->vm_flags & VM_MAYSHARE))
 		return -EINVAL;
 
+	vma->vm_private_data = &idev->vma_maps[vma->vm_pgoff];
 	switch (mem->memtype) {
 	case UIO_MEM_PHYS:
 		if (idev->wc_size[vma->vm_pgoff])
@@ -1275,8 +1377,9 @@ static int uio_mmap_mem(struct uio_device *idev, const struct uio_info *info,
 	case UIO_MEM_IOVA:
 		if (!uio_mem_phys_present(mem))
 			return -ENODEV;
-		vm_flags_set(vma, VM_IO | VM_PFNMAP);
-		vma->vm_ops = &uio_pfn_vm_ops;
+		ret = uio_mmap_pfn(idev, mem, vma);
+		if (ret)
+			return ret;
 		break;
 	case UIO_MEM_LOGICAL:
 	case UIO_MEM_VIRTUAL:
@@ -1292,7 +1395,6 @@ static int uio_mmap_mem(struct uio_device *idev, const struct uio_info *info,
 		return -EINVAL;
 	}
 	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
-	vma->vm_private_data = &idev->vma_maps[vma->vm_pgoff];
 	return 0;
 }
 
