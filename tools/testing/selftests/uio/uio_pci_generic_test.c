@@ -11,6 +11,7 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
@@ -1126,6 +1127,52 @@ static size_t live_pages(volatile uint32_t *p, size_t len)
 }
 
 /*
+ * Where no huge entry fits, mmap() maps the whole mapping: the first touch
+ * of a small window takes no fault at all, on every kernel. Unbind zaps
+ * all of it, though the zap never saw a fault.
+ */
+TEST_F_TIMEOUT(bigbar, small_windows_mapped_by_mmap, 60)
+{
+	size_t lens[] = { SZ_4K, 64 * SZ_4K, SZ_2M / 2, SZ_2M - SZ_4K };
+	volatile uint32_t *whole, *p[ARRAY_SIZE(lens)];
+	size_t i, off;
+	uint32_t val;
+	long faults;
+	int memfd;
+
+	whole = bigbar_map(self, NULL, self->size);
+	ASSERT_NE(NULL, whole);
+	for (off = 0; off < SZ_2M; off += SZ_4K)
+		whole[off / 4] = off ^ 0x3c3c3c3c;
+	for (i = 0; i < ARRAY_SIZE(lens); i++) {
+		p[i] = bigbar_map(self, NULL, lens[i]);
+		ASSERT_NE(NULL, p[i]);
+		faults = touch_pages(p[i], lens[i]);
+		ksft_print_msg("%zu KiB window: %ld faults on first touch\n",
+			       lens[i] >> 10, faults);
+		EXPECT_EQ(0, faults);
+		for (off = 0; off < lens[i]; off += SZ_4K)
+			if (p[i][off / 4] != (off ^ 0x3c3c3c3c))
+				break;
+		EXPECT_EQ(lens[i], off);
+	}
+	munmap((void *)whole, self->size);
+
+	ASSERT_EQ(0, uio_sysfs_write(UPG_DRIVER "/unbind", self->addr));
+	sigbus_catch(true);
+	for (i = 0; i < ARRAY_SIZE(lens); i++)
+		EXPECT_EQ(0, live_pages(p[i], lens[i]));
+	sigbus_catch(false);
+	EXPECT_TRUE(uio_touch_sigbus(p[2] + SZ_4K / 4, true));
+	memfd = open("/proc/self/mem", O_RDONLY);
+	ASSERT_GE(memfd, 0);
+	EXPECT_EQ(-1, pread(memfd, &val, 4, (uintptr_t)p[3] + SZ_4K));
+	close(memfd);
+	for (i = 0; i < ARRAY_SIZE(lens); i++)
+		munmap((void *)p[i], lens[i]);
+}
+
+/*
  * A mapping mmap() mapped whole drops its page tables when it is cut, and
  * the parts refault: one fault maps its whole 2 MiB block, including pages
  * no one touched; unbind zaps all of them, not only the pages that faulted.
@@ -1248,6 +1295,119 @@ TEST_F_TIMEOUT(bigbar, unbind_races_block_faults, 120)
 	ksft_print_msg("loads before the unbind: %zu, pages live after: %zu\n",
 		       touched, live);
 	EXPECT_LT(0, touched);
+	EXPECT_EQ(0, live);
+}
+
+#define POP_THREADS	3
+#define POP_MAPS	16
+#define POP_LEN		(16 * SZ_4K)
+#define POP_CYCLES	6
+
+struct pop_thread {
+	pthread_t thread;
+	int fd;
+	int map;
+	volatile uint32_t *maps[POP_MAPS];	/* the last ones, a ring */
+	unsigned long nmaps;
+	int mmap_errno;
+};
+
+/*
+ * mmap() small windows, which mmap() maps whole, until it fails; touch
+ * nothing, so that the time goes into mmap() and the page tables of every
+ * mapping are filled before its VMA can be seen by the zap.
+ */
+static void *pop_thread_fn(void *arg)
+{
+	struct pop_thread *t = arg;
+	volatile uint32_t **slot;
+
+	for (;;) {
+		slot = &t->maps[t->nmaps % POP_MAPS];
+		if (t->nmaps >= POP_MAPS)
+			munmap((void *)*slot, POP_LEN);
+		*slot = mmap(NULL, POP_LEN, PROT_READ | PROT_WRITE,
+			     MAP_SHARED, t->fd, (off_t)t->map * getpagesize());
+		if (*slot == MAP_FAILED) {
+			t->mmap_errno = errno;
+			*slot = NULL;
+			return NULL;
+		}
+		t->nmaps++;
+	}
+}
+
+/* Run the calling thread under SCHED_FIFO, or back under SCHED_OTHER. */
+static int set_fifo(bool on)
+{
+	struct sched_param sp = { .sched_priority = on ? 1 : 0 };
+
+	return pthread_setschedparam(pthread_self(),
+				     on ? SCHED_FIFO : SCHED_OTHER, &sp);
+}
+
+/*
+ * Threads mmap() windows that mmap() maps whole while the device unbinds,
+ * over several bind/unbind cycles with different timing. mmap() maps the
+ * pages before the VMA is linked where the zap finds it; unregister must
+ * wait for such an mmap() to link it. Once unbind returns, no page of any
+ * mapping that mmap() returned may be reachable.
+ *
+ * To hit the window between ->mmap and the link rather than hope for it,
+ * everything runs on one CPU and the unbind under SCHED_FIFO: unregister
+ * waits for the description that an mmap() holds while it fills the page
+ * tables, and gets the CPU back at the first preemption point after that
+ * mmap() has let go of it, before the link (vma_link() takes a sleeping
+ * lock). Without the wait for that mmap(), its mapping survives.
+ */
+TEST_F_TIMEOUT(bigbar, unbind_races_populating_mmaps, 180)
+{
+	struct pop_thread t[POP_THREADS];
+	unsigned long maps = 0, j, n;
+	int cycle, i, fd, minor;
+	size_t live = 0;
+	cpu_set_t cpu;
+
+	CPU_ZERO(&cpu);
+	CPU_SET(0, &cpu);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(cpu), &cpu));
+	sigbus_catch(true);
+	for (cycle = 0; cycle < POP_CYCLES; cycle++) {
+		ASSERT_EQ(0, pci_bind(self->addr));
+		minor = uio_pci_minor(self->addr);
+		ASSERT_GE(minor, 0);
+		fd = uio_open_minor(minor, O_RDWR);
+		ASSERT_GE(fd, 0);
+		memset(t, 0, sizeof(t));
+		for (i = 0; i < POP_THREADS; i++) {
+			t[i].fd = fd;
+			t[i].map = self->map;
+			ASSERT_EQ(0, pthread_create(&t[i].thread, NULL,
+						    pop_thread_fn, &t[i]));
+		}
+		usleep(20000 + 15000 * cycle);
+		ASSERT_EQ(0, set_fifo(true));
+		ASSERT_EQ(0, uio_sysfs_write(UPG_DRIVER "/unbind",
+					     self->addr));
+		ASSERT_EQ(0, set_fifo(false));
+		for (i = 0; i < POP_THREADS; i++) {
+			pthread_join(t[i].thread, NULL);
+			maps += t[i].nmaps;
+			EXPECT_EQ(EIO, t[i].mmap_errno);
+			n = t[i].nmaps < POP_MAPS ? t[i].nmaps : POP_MAPS;
+			for (j = 0; j < n; j++) {
+				if (!t[i].maps[j])
+					continue;
+				live += live_pages(t[i].maps[j], POP_LEN);
+				munmap((void *)t[i].maps[j], POP_LEN);
+			}
+		}
+		close(fd);
+	}
+	sigbus_catch(false);
+	ksft_print_msg("%d cycles: %lu mmaps before the unbinds, pages live after: %zu\n",
+		       cycle, maps, live);
+	EXPECT_LT(0, maps);
 	EXPECT_EQ(0, live);
 }
 
