@@ -1301,7 +1301,9 @@ static unsigned long uio_vma_map_page(const struct uio_vma_map *vm,
 /*
  * A fault in a PHYS or IOVA map populates the whole block around it, not
  * one page: one fault per 4 KiB page made touching a large BAR cost
- * hundreds of times what mapping it at mmap() time costs. The block is
+ * hundreds of times what mapping it at mmap() time costs. Faults serve
+ * the mappings that huge entries can back, and any mapping again after a
+ * zap that left the device registered (see uio_mmap_pfn()). The block is
  * naturally aligned to UIO_FAULT_BLOCK, so on a kernel that maps huge PFN
  * entries it never fills part of a neighbouring PMD-sized block that
  * uio_vma_huge_fault() could have mapped with one entry, and it shares a
@@ -1358,9 +1360,9 @@ static vm_fault_t uio_vma_fault_pfn(struct vm_fault *vmf,
 }
 
 /*
- * Nothing is mapped at mmap() time: every page comes from this handler,
- * under the description, so a mapping that races with unregister is either
- * zapped by it or never populated.
+ * Every page this handler maps, it maps under the description, so a
+ * mapping that races with unregister is either zapped by it or never
+ * populated. What mmap() maps itself is covered by uio_populated_mm_sync().
  */
 static vm_fault_t uio_vma_fault(struct vm_fault *vmf)
 {
@@ -1689,6 +1691,35 @@ static unsigned long uio_get_unmapped_area(struct file *filep,
 				    flags);
 }
 
+/**
+ * uio_vma_huge_ok() - can huge entries back part of a new PFN mapping?
+ * @vma:	the mapping, being set up by mmap()
+ * @phys:	the physical address of its first page
+ *
+ * Only if it holds a whole PMD-sized block that is aligned both in user
+ * and in physical address space: the two start addresses must agree
+ * modulo PMD_SIZE, and the mapping must reach past one aligned block.
+ *
+ * Return: true if uio_vma_huge_fault() would map some of it.
+ */
+static bool uio_vma_huge_ok(const struct vm_area_struct *vma,
+			    phys_addr_t phys)
+{
+	unsigned long block = ALIGN(vma->vm_start, PMD_SIZE);
+
+	return uio_huge_order_ok(PMD_ORDER) &&
+	       !((vma->vm_start - phys) & (PMD_SIZE - 1)) &&
+	       block < vma->vm_end && vma->vm_end - block >= PMD_SIZE;
+}
+
+#else /* !CONFIG_ARCH_SUPPORTS_HUGE_PFNMAP */
+
+static bool uio_vma_huge_ok(const struct vm_area_struct *vma,
+			    phys_addr_t phys)
+{
+	return false;
+}
+
 #endif /* CONFIG_ARCH_SUPPORTS_HUGE_PFNMAP */
 
 static const struct vm_operations_struct uio_pfn_vm_ops = {
@@ -1700,107 +1731,188 @@ static const struct vm_operations_struct uio_pfn_vm_ops = {
 };
 
 /*
- * UIO_MEM_DMA_COHERENT maps are the one kind the core cannot fault in page
- * by page: only dma_mmap_coherent() knows how the buffer is backed (linear
- * map, remapped pages, a per-device pool) and with which attributes user
- * space may map it, and it fills the page tables at mmap() time. So:
+ * Mappings that mmap() fills itself: UIO_MEM_DMA_COHERENT maps, whose
+ * backing (linear map, remapped pages, a per-device pool) and attributes
+ * only dma_mmap_coherent() knows, and the PHYS and IOVA mappings that
+ * huge entries cannot back (uio_mmap_pfn()). Their pages are mapped before
+ * mmap_region() links the VMA into the device's address space, so a zap
+ * by uio_kill() in between would miss the VMA and leave user space a
+ * mapping of memory the device no longer owns.
  *
- * - it reads vm_pgoff as an offset into the buffer, where the core keeps
- *   the map index; it sees 0 for the duration of the call.
+ * The mmap() call holds its mm's mmap_lock for writing from ->mmap until
+ * the VMA is linked, so uio_kill() takes mmap_lock once for every mm on
+ * idev->populated_mms before it zaps. An mm is listed by every such
+ * mmap(), under the description, and dropped again when one of its VMAs
+ * of this kind closes: closing needs the same mmap_lock, so that mm has
+ * no mmap() in flight. uio_kill() takes mmap_lock only after it has
+ * released info_sem, which mmap() takes inside mmap_lock.
  *
- * - the pages are mapped before mmap_region() links the VMA into the
- *   device's address space. A zap by uio_kill() in between would miss the
- *   VMA and leave user space a mapping of a buffer the stub frees next.
- *   The mmap() call holds its mm's mmap_lock for writing until the VMA is
- *   linked, so uio_kill() takes mmap_lock once for every mm on
- *   idev->dma_mms before it zaps. An mm is listed by every DMA_COHERENT
- *   mmap() and dropped again when one of its VMAs of this device closes:
- *   closing needs the same mmap_lock, so that mm has no mmap() in flight.
+ * Why that suffices: an mmap() that got the description listed its mm
+ * before uio_kill() cleared the description, hence before the list is
+ * taken; uio_kill() then waits for it to link the VMA, and zaps it. An
+ * mmap() that did not get the description maps nothing.
  */
 
 /**
- * struct uio_dma_mm - an mm that may be linking a DMA_COHERENT mapping
- * @node:	entry in uio_device.dma_mms
+ * struct uio_populated_mm - an mm that may be linking a populated mapping
+ * @node:	entry in uio_device.populated_mms
  * @mm:		the mm, pinned with mmgrab()
  */
-struct uio_dma_mm {
+struct uio_populated_mm {
 	struct list_head	node;
 	struct mm_struct	*mm;
 };
 
-/* Context: idev->dma_mm_lock held. */
-static struct uio_dma_mm *uio_dma_mm_find(struct uio_device *idev,
-					  struct mm_struct *mm)
+/* Context: idev->populated_mm_lock held. */
+static struct uio_populated_mm *uio_populated_mm_find(struct uio_device *idev,
+						      struct mm_struct *mm)
 {
-	struct uio_dma_mm *dm;
+	struct uio_populated_mm *pm;
 
-	list_for_each_entry(dm, &idev->dma_mms, node)
-		if (dm->mm == mm)
-			return dm;
+	list_for_each_entry(pm, &idev->populated_mms, node)
+		if (pm->mm == mm)
+			return pm;
 	return NULL;
 }
 
-static int uio_dma_mm_add(struct uio_device *idev, struct mm_struct *mm)
+/* Context: ->mmap, the description held. */
+static int uio_populated_mm_add(struct uio_device *idev, struct mm_struct *mm)
 {
-	struct uio_dma_mm *new;
+	struct uio_populated_mm *new;
 
 	new = kmalloc(sizeof(*new), GFP_KERNEL);
 	if (!new)
 		return -ENOMEM;
 
-	spin_lock(&idev->dma_mm_lock);
-	if (!uio_dma_mm_find(idev, mm)) {
+	spin_lock(&idev->populated_mm_lock);
+	if (!uio_populated_mm_find(idev, mm)) {
 		mmgrab(mm);
 		new->mm = mm;
-		list_add(&new->node, &idev->dma_mms);
+		list_add(&new->node, &idev->populated_mms);
 		new = NULL;
 	}
-	spin_unlock(&idev->dma_mm_lock);
+	spin_unlock(&idev->populated_mm_lock);
 	kfree(new);
 	return 0;
 }
 
-static void uio_dma_vma_close(struct vm_area_struct *vma)
+static void uio_populated_vma_close(struct vm_area_struct *vma)
 {
 	const struct uio_vma_map *vm = vma->vm_private_data;
 	struct uio_device *idev = vm->idev;
-	struct uio_dma_mm *dm;
+	struct uio_populated_mm *pm;
 
-	spin_lock(&idev->dma_mm_lock);
-	dm = uio_dma_mm_find(idev, vma->vm_mm);
-	if (dm)
-		list_del(&dm->node);
-	spin_unlock(&idev->dma_mm_lock);
-	if (dm) {
-		mmdrop(dm->mm);
-		kfree(dm);
+	spin_lock(&idev->populated_mm_lock);
+	pm = uio_populated_mm_find(idev, vma->vm_mm);
+	if (pm)
+		list_del(&pm->node);
+	spin_unlock(&idev->populated_mm_lock);
+	if (pm) {
+		mmdrop(pm->mm);
+		kfree(pm);
 	}
 }
 
-/* Wait until every DMA_COHERENT mapping made so far is visible to the zap. */
-static void uio_dma_mm_sync(struct uio_device *idev)
+/*
+ * Wait until every populated mapping made so far is visible to the zap.
+ * Context: the description cleared and info_sem released.
+ */
+static void uio_populated_mm_sync(struct uio_device *idev)
 {
-	struct uio_dma_mm *dm, *tmp;
+	struct uio_populated_mm *pm, *tmp;
 	LIST_HEAD(mms);
 
-	spin_lock(&idev->dma_mm_lock);
-	list_splice_init(&idev->dma_mms, &mms);
-	spin_unlock(&idev->dma_mm_lock);
+	spin_lock(&idev->populated_mm_lock);
+	list_splice_init(&idev->populated_mms, &mms);
+	spin_unlock(&idev->populated_mm_lock);
 
-	list_for_each_entry_safe(dm, tmp, &mms, node) {
-		mmap_read_lock(dm->mm);
-		mmap_read_unlock(dm->mm);
-		mmdrop(dm->mm);
-		kfree(dm);
+	list_for_each_entry_safe(pm, tmp, &mms, node) {
+		mmap_read_lock(pm->mm);
+		mmap_read_unlock(pm->mm);
+		mmdrop(pm->mm);
+		kfree(pm);
 	}
+}
+
+/*
+ * A populated PHYS or IOVA mapping that is cut in parts (partial munmap(),
+ * mprotect() or mremap()) drops its page tables first, and the parts
+ * refault block by block through uio_vma_fault(). On x86 with PAT,
+ * remap_pfn_range() reserved the memory type of the whole mapping
+ * (VM_PAT), a reservation that can be released only whole or from its
+ * end: unmapping the head of a cut mapping would fail to release it, and
+ * what remains would stay reserved for good. The zap releases it while
+ * the mapping still covers it.
+ */
+static int uio_pfn_vma_may_split(struct vm_area_struct *vma,
+				 unsigned long addr)
+{
+	zap_vma_ptes(vma, vma->vm_start, vma->vm_end - vma->vm_start);
+	return 0;
+}
+
+static const struct vm_operations_struct uio_pfn_populated_vm_ops = {
+	.fault		= uio_vma_fault,
+	.access		= uio_vma_access,
+	.close		= uio_populated_vma_close,
+	.may_split	= uio_pfn_vma_may_split,
+};
+
+/**
+ * uio_mmap_pfn() - set up a PHYS or IOVA mapping
+ * @idev:	the device
+ * @mem:	the map, held through the description
+ * @vma:	the new mapping, with its caching in vm_page_prot
+ *
+ * A mapping that huge entries can back in part gets its pages from
+ * faults: uio_vma_huge_fault() for whole aligned blocks, uio_vma_fault()
+ * for the rest. Any other is mapped whole here, at the cost of one memory
+ * type reservation and one page-table walk; filling it block by block
+ * from faults takes a memory type lookup and a walk per page, several
+ * times what the mapping costs mainline's remap at mmap() time. Its mm
+ * is listed first, so that unregister waits until the VMA is linked
+ * where the zap finds it.
+ *
+ * A PHYS map of RAM (6.1's uio_dmem_genirq gives its DMA buffers so) is
+ * left to faults too: RAM keeps its own memory type whatever a mapping
+ * asks for, and the reservation of a whole uncached mapping of it would
+ * log a warning on every mmap() (x86 PAT).
+ *
+ * Context: ->mmap, mmap_lock held for writing, the description held.
+ * Return: 0 or a negative errno.
+ */
+static int uio_mmap_pfn(struct uio_device *idev, const struct uio_mem *mem,
+			struct vm_area_struct *vma)
+{
+	phys_addr_t phys = mem->addr & PAGE_MASK;
+	int ret;
+
+	vm_flags_set(vma, VM_IO | VM_PFNMAP);
+	if (uio_vma_huge_ok(vma, phys) ||
+	    (mem->memtype == UIO_MEM_PHYS && pfn_valid(PHYS_PFN(phys)) &&
+	     page_is_ram(PHYS_PFN(phys)))) {
+		vma->vm_ops = &uio_pfn_vm_ops;
+		return 0;
+	}
+
+	ret = uio_populated_mm_add(idev, vma->vm_mm);
+	if (ret)
+		return ret;
+	vma->vm_ops = &uio_pfn_populated_vm_ops;
+	return remap_pfn_range(vma, vma->vm_start, PHYS_PFN(phys),
+			       vma->vm_end - vma->vm_start, vma->vm_page_prot);
 }
 
 static const struct vm_operations_struct uio_dma_vm_ops = {
 	.fault		= uio_vma_fault,
 	.access		= uio_vma_access,
-	.close		= uio_dma_vma_close,
+	.close		= uio_populated_vma_close,
 };
 
+/*
+ * dma_mmap_coherent() reads vm_pgoff as an offset into the buffer, where
+ * the core keeps the map index; it sees 0 for the duration of the call.
+ */
 static int uio_mmap_dma_coherent(struct uio_device *idev,
 				 const struct uio_mem *mem,
 				 struct vm_area_struct *vma)
@@ -1811,7 +1923,7 @@ static int uio_mmap_dma_coherent(struct uio_device *idev,
 	/* An unaligned addr is how uio_dmem_genirq marks "not allocated". */
 	if (mem->addr & ~PAGE_MASK)
 		return -ENODEV;
-	ret = uio_dma_mm_add(idev, vma->vm_mm);
+	ret = uio_populated_mm_add(idev, vma->vm_mm);
 	if (ret)
 		return ret;
 
@@ -1850,6 +1962,7 @@ static int uio_mmap_mem(struct uio_device *idev, const struct uio_info *info,
 	if (!(vma->vm_flags & VM_MAYSHARE))
 		return -EINVAL;
 
+	vma->vm_private_data = &idev->vma_maps[vma->vm_pgoff];
 	switch (mem->memtype) {
 	case UIO_MEM_PHYS:
 		if (idev->wc_size[vma->vm_pgoff])
@@ -1862,8 +1975,9 @@ static int uio_mmap_mem(struct uio_device *idev, const struct uio_info *info,
 	case UIO_MEM_IOVA:
 		if (!uio_mem_phys_present(mem))
 			return -ENODEV;
-		vm_flags_set(vma, VM_IO | VM_PFNMAP);
-		vma->vm_ops = &uio_pfn_vm_ops;
+		ret = uio_mmap_pfn(idev, mem, vma);
+		if (ret)
+			return ret;
 		break;
 	case UIO_MEM_LOGICAL:
 	case UIO_MEM_VIRTUAL:
@@ -1879,7 +1993,6 @@ static int uio_mmap_mem(struct uio_device *idev, const struct uio_info *info,
 		return -EINVAL;
 	}
 	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
-	vma->vm_private_data = &idev->vma_maps[vma->vm_pgoff];
 	return 0;
 }
 
@@ -1891,7 +2004,7 @@ static vm_fault_t uio_dma_buf_fault(struct vm_fault *vmf)
 
 static const struct vm_operations_struct uio_dma_buf_vm_ops = {
 	.fault		= uio_dma_buf_fault,
-	.close		= uio_dma_vma_close,
+	.close		= uio_populated_vma_close,
 };
 
 /*
@@ -2058,7 +2171,7 @@ static void uio_kill(struct uio_device *idev, bool irq_requested)
 
 	wake_up_interruptible_all(&idev->wait);
 	kill_fasync(&idev->async_queue, SIGIO, POLL_HUP);
-	uio_dma_mm_sync(idev);
+	uio_populated_mm_sync(idev);
 	unmap_mapping_range(idev->inode->i_mapping, 0, 0, 1);
 	uio_wc_release(idev);
 }
@@ -2154,8 +2267,8 @@ int __uio_register_device(struct module *owner, struct device *parent,
 	atomic_set(&idev->event, 0);
 	init_waitqueue_head(&idev->wait);
 	init_rwsem(&idev->info_sem);
-	spin_lock_init(&idev->dma_mm_lock);
-	INIT_LIST_HEAD(&idev->dma_mms);
+	spin_lock_init(&idev->populated_mm_lock);
+	INIT_LIST_HEAD(&idev->populated_mms);
 	for (i = 0; i < MAX_UIO_MAPS; i++) {
 		idev->vma_maps[i].idev = idev;
 		idev->vma_maps[i].index = i;

@@ -117,10 +117,10 @@ struct uio_vma_map {
  * @info:	the stub's description; %NULL once the device is gone
  * @maps_dir:	the "maps" sysfs directory, %NULL if there are no maps
  * @ports_dir:	the "portio" sysfs directory, %NULL if there are no ports
- * @dma_mm_lock: protects @dma_mms
- * @dma_mms:	address spaces in which a %UIO_MEM_DMA_COHERENT mapping may
- *		be in the making, so unregister can wait for it to become
- *		visible to the zap
+ * @populated_mm_lock: protects @populated_mms
+ * @populated_mms: address spaces in which a mapping that mmap() fills
+ *		itself may be in the making, so unregister can wait for it
+ *		to become visible to the zap
  * @vma_maps:	vm_private_data of the mappings of each map, unless the
  *		stub maps them itself
  * @wc_addr:	start of each write-combining map's reserved memory type
@@ -141,8 +141,8 @@ struct uio_device {
 	struct uio_info		*info;
 	struct uio_region_dir	*maps_dir;
 	struct uio_region_dir	*ports_dir;
-	spinlock_t		dma_mm_lock;	/* protects dma_mms */
-	struct list_head	dma_mms;
+	spinlock_t		populated_mm_lock; /* protects populated_mms */
+	struct list_head	populated_mms;
 	struct uio_vma_map	vma_maps[MAX_UIO_MAPS];
 	phys_addr_t		wc_addr[MAX_UIO_MAPS];
 	resource_size_t		wc_size[MAX_UIO_MAPS];

@@ -11,6 +11,7 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
@@ -31,6 +32,47 @@ FIXTURE(edu) {
 static int edu_find(char *addr, size_t len)
 {
 	return edu_find_other(addr, len, NULL);
+}
+
+/*
+ * The PAT memory type registered for a range starting at phys (and ending
+ * at end, unless that is 0), as the debugfs list names it
+ * ("write-combining", ...); "" if none is, NULL if there is no list to
+ * read.
+ */
+static const char *pat_memtype_range(unsigned long long phys,
+				     unsigned long long end, char *buf,
+				     size_t len)
+{
+	char line[256], start[64], *type;
+	FILE *f;
+
+	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	f = fopen("/sys/kernel/debug/x86/pat_memtype_list", "r");
+	if (!f)
+		return NULL;
+	buf[0] = '\0';
+	if (end)
+		snprintf(start, sizeof(start), "[mem 0x%016llx-0x%016llx]",
+			 phys, end);
+	else
+		snprintf(start, sizeof(start), "[mem 0x%016llx-", phys);
+	while (fgets(line, sizeof(line), f)) {
+		if (!strstr(line, start))
+			continue;
+		type = strchr(line, ']');
+		if (type && type[1] == ' ')
+			snprintf(buf, len, "%s", type + 2);
+		buf[strcspn(buf, "\n")] = '\0';
+	}
+	fclose(f);
+	return buf;
+}
+
+static const char *pat_memtype(unsigned long long phys, char *buf,
+			       size_t len)
+{
+	return pat_memtype_range(phys, 0, buf, len);
 }
 
 static int irq_enable(int fd)
@@ -190,16 +232,17 @@ TEST_F(edu, mlockall_and_split_bar_mapping)
 }
 
 /*
- * Kept difference (x86 PAT): 6.1's remap_pfn_range() reserves the memory
- * type of the whole mapped range at mmap() time; here nothing is
- * reserved, and each page takes the type registered for it at fault time.
+ * x86 PAT, as on 6.1: a BAR mapping that huge entries cannot back is
+ * mapped whole by mmap(), which reserves the memory type of the mapped
+ * range (uncached-minus) until munmap(). A mapping cut in parts gives the
+ * reservation back at the cut and its parts refault: no part of the range
+ * stays reserved after the last munmap(), which 6.1's remap would leak.
  */
-TEST_F(edu, pat_reserves_nothing)
+TEST_F(edu, pat_reserved_while_mapped)
 {
-	char path[PATH_MAX], line[256], start[64];
 	unsigned long long bar;
+	char path[PATH_MAX], type[64];
 	volatile uint32_t *p;
-	bool listed = false;
 	FILE *f;
 
 	snprintf(path, sizeof(path), PCI_DEVICES "/%s/resource", self->addr);
@@ -207,27 +250,30 @@ TEST_F(edu, pat_reserves_nothing)
 	ASSERT_NE(NULL, f);
 	ASSERT_EQ(1, fscanf(f, "%llx", &bar));
 	fclose(f);
-	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
-	f = fopen("/sys/kernel/debug/x86/pat_memtype_list", "r");
-	if (!f)
+	if (!pat_memtype(bar, type, sizeof(type)))
 		SKIP(return, "no PAT memtype list (PAT off, or no debugfs)");
-	fclose(f);
+	/* The fixture's mapping of the first page would be listed too. */
+	munmap((void *)self->regs, 4096);
+	self->regs = MAP_FAILED;
+	pat_memtype(bar, type, sizeof(type));
+	EXPECT_STREQ("", type);
 
 	p = mmap(NULL, 2 * 4096, PROT_READ, MAP_SHARED, self->fd, 0);
 	ASSERT_NE(MAP_FAILED, p);
 	EXPECT_EQ(0xed, p[EDU_ID / 4] & 0xff);
+	pat_memtype_range(bar, bar + 2 * 4096, type, sizeof(type));
+	EXPECT_STREQ("uncached-minus", type);
+
+	/* Cut: the head goes, the tail refaults without a reservation. */
+	EXPECT_EQ(0, munmap((void *)p, 4096));
+	pat_memtype(bar, type, sizeof(type));
+	EXPECT_STREQ("", type);
 	EXPECT_NE(0, p[1024]);
-	snprintf(start, sizeof(start), "[mem 0x%016llx-", bar);
-	f = fopen("/sys/kernel/debug/x86/pat_memtype_list", "r");
-	ASSERT_NE(NULL, f);
-	while (fgets(line, sizeof(line), f))
-		if (strstr(line, start)) {
-			listed = true;
-			TH_LOG("%s", line);
-		}
-	fclose(f);
-	EXPECT_FALSE(listed);
-	munmap((void *)p, 2 * 4096);
+	pat_memtype(bar + 4096, type, sizeof(type));
+	EXPECT_STREQ("", type);
+	EXPECT_EQ(0, munmap((void *)(p + 1024), 4096));
+	pat_memtype(bar, type, sizeof(type));
+	EXPECT_STREQ("", type);
 }
 
 static uint32_t edu_factorial(volatile uint32_t *regs, uint32_t n)
@@ -876,9 +922,8 @@ TEST_F_TIMEOUT(bigbar, misaligned_and_partial_fall_back, 60)
 	ASSERT_FALSE(pmd_congruent(p, self->phys));
 	faults = touch_pages(p, len);
 	ksft_print_msg("misaligned 4 MiB: %ld faults\n", faults);
-	/* No PMD entry, but one fault fills each 2 MiB block it touches. */
-	EXPECT_GE(faults, (long)blocks_spanned(p, len));
-	EXPECT_LE(faults, (long)blocks_spanned(p, len) + 2);
+	/* No PMD entry can back it: mmap() mapped all of it. */
+	EXPECT_EQ(0, faults);
 	for (off = 0; off < len; off += SZ_4K)
 		if (p[off / 4] != (off ^ 0xa5a5a5a5))
 			break;
@@ -1082,8 +1127,55 @@ static size_t live_pages(volatile uint32_t *p, size_t len)
 }
 
 /*
- * One fault maps its whole 2 MiB block, including pages no one touched;
- * unbind zaps all of them, not only the pages that faulted.
+ * Where no huge entry fits, mmap() maps the whole mapping: the first touch
+ * of a small window takes no fault at all, on every kernel. Unbind zaps
+ * all of it, though the zap never saw a fault.
+ */
+TEST_F_TIMEOUT(bigbar, small_windows_mapped_by_mmap, 60)
+{
+	size_t lens[] = { SZ_4K, 64 * SZ_4K, SZ_2M / 2, SZ_2M - SZ_4K };
+	volatile uint32_t *whole, *p[ARRAY_SIZE(lens)];
+	size_t i, off;
+	uint32_t val;
+	long faults;
+	int memfd;
+
+	whole = bigbar_map(self, NULL, self->size);
+	ASSERT_NE(NULL, whole);
+	for (off = 0; off < SZ_2M; off += SZ_4K)
+		whole[off / 4] = off ^ 0x3c3c3c3c;
+	for (i = 0; i < ARRAY_SIZE(lens); i++) {
+		p[i] = bigbar_map(self, NULL, lens[i]);
+		ASSERT_NE(NULL, p[i]);
+		faults = touch_pages(p[i], lens[i]);
+		ksft_print_msg("%zu KiB window: %ld faults on first touch\n",
+			       lens[i] >> 10, faults);
+		EXPECT_EQ(0, faults);
+		for (off = 0; off < lens[i]; off += SZ_4K)
+			if (p[i][off / 4] != (off ^ 0x3c3c3c3c))
+				break;
+		EXPECT_EQ(lens[i], off);
+	}
+	munmap((void *)whole, self->size);
+
+	ASSERT_EQ(0, uio_sysfs_write(UPG_DRIVER "/unbind", self->addr));
+	sigbus_catch(true);
+	for (i = 0; i < ARRAY_SIZE(lens); i++)
+		EXPECT_EQ(0, live_pages(p[i], lens[i]));
+	sigbus_catch(false);
+	EXPECT_TRUE(uio_touch_sigbus(p[2] + SZ_4K / 4, true));
+	memfd = open("/proc/self/mem", O_RDONLY);
+	ASSERT_GE(memfd, 0);
+	EXPECT_EQ(-1, pread(memfd, &val, 4, (uintptr_t)p[3] + SZ_4K));
+	close(memfd);
+	for (i = 0; i < ARRAY_SIZE(lens); i++)
+		munmap((void *)p[i], lens[i]);
+}
+
+/*
+ * A mapping mmap() mapped whole drops its page tables when it is cut, and
+ * the parts refault: one fault maps its whole 2 MiB block, including pages
+ * no one touched; unbind zaps all of them, not only the pages that faulted.
  */
 TEST_F_TIMEOUT(bigbar, unbind_zaps_pages_mapped_in_one_go, 60)
 {
@@ -1093,8 +1185,11 @@ TEST_F_TIMEOUT(bigbar, unbind_zaps_pages_mapped_in_one_go, 60)
 	long faults;
 	int memfd;
 
-	p = bigbar_map_misaligned(self, len);
+	p = bigbar_map_misaligned(self, len + SZ_4K);
 	ASSERT_NE(NULL, p);
+	/* The cut: the rest is mapped again by faults. */
+	ASSERT_EQ(0, munmap((void *)p, SZ_4K));
+	p += SZ_4K / 4;
 	/* The first page of the mapping's second block. */
 	first = SZ_2M - ((uintptr_t)p & (SZ_2M - 1));
 	faults = touch_pages(p + first / 4, SZ_4K);
@@ -1203,46 +1298,131 @@ TEST_F_TIMEOUT(bigbar, unbind_races_block_faults, 120)
 	EXPECT_EQ(0, live);
 }
 
-/*
- * The PAT memory type registered for the range starting at phys, as the
- * debugfs list names it ("write-combining", ...); "" if none is, NULL if
- * there is no list to read.
- */
-static const char *pat_memtype(unsigned long long phys, char *buf,
-			       size_t len)
-{
-	char line[256], start[64], *type;
-	FILE *f;
+#define POP_THREADS	3
+#define POP_MAPS	16
+#define POP_LEN		(16 * SZ_4K)
+#define POP_CYCLES	6
 
-	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
-	f = fopen("/sys/kernel/debug/x86/pat_memtype_list", "r");
-	if (!f)
-		return NULL;
-	buf[0] = '\0';
-	snprintf(start, sizeof(start), "[mem 0x%016llx-", phys);
-	while (fgets(line, sizeof(line), f)) {
-		if (!strstr(line, start))
-			continue;
-		type = strchr(line, ']');
-		if (type && type[1] == ' ')
-			snprintf(buf, len, "%s", type + 2);
-		buf[strcspn(buf, "\n")] = '\0';
+struct pop_thread {
+	pthread_t thread;
+	int fd;
+	int map;
+	volatile uint32_t *maps[POP_MAPS];	/* the last ones, a ring */
+	unsigned long nmaps;
+	int mmap_errno;
+};
+
+/*
+ * mmap() small windows, which mmap() maps whole, until it fails; touch
+ * nothing, so that the time goes into mmap() and the page tables of every
+ * mapping are filled before its VMA can be seen by the zap.
+ */
+static void *pop_thread_fn(void *arg)
+{
+	struct pop_thread *t = arg;
+	volatile uint32_t **slot;
+
+	for (;;) {
+		slot = &t->maps[t->nmaps % POP_MAPS];
+		if (t->nmaps >= POP_MAPS)
+			munmap((void *)*slot, POP_LEN);
+		*slot = mmap(NULL, POP_LEN, PROT_READ | PROT_WRITE,
+			     MAP_SHARED, t->fd, (off_t)t->map * getpagesize());
+		if (*slot == MAP_FAILED) {
+			t->mmap_errno = errno;
+			*slot = NULL;
+			return NULL;
+		}
+		t->nmaps++;
 	}
-	fclose(f);
-	return buf;
+}
+
+/* Run the calling thread under SCHED_FIFO, or back under SCHED_OTHER. */
+static int set_fifo(bool on)
+{
+	struct sched_param sp = { .sched_priority = on ? 1 : 0 };
+
+	return pthread_setschedparam(pthread_self(),
+				     on ? SCHED_FIFO : SCHED_OTHER, &sp);
+}
+
+/*
+ * Threads mmap() windows that mmap() maps whole while the device unbinds,
+ * over several bind/unbind cycles with different timing. mmap() maps the
+ * pages before the VMA is linked where the zap finds it; unregister must
+ * wait for such an mmap() to link it. Once unbind returns, no page of any
+ * mapping that mmap() returned may be reachable.
+ *
+ * To hit the window between ->mmap and the link rather than hope for it,
+ * everything runs on one CPU and the unbind under SCHED_FIFO: unregister
+ * waits for the description that an mmap() holds while it fills the page
+ * tables, and gets the CPU back at the first preemption point after that
+ * mmap() has let go of it, before the link (vma_link() takes a sleeping
+ * lock). Without the wait for that mmap(), its mapping survives.
+ */
+TEST_F_TIMEOUT(bigbar, unbind_races_populating_mmaps, 180)
+{
+	struct pop_thread t[POP_THREADS];
+	unsigned long maps = 0, j, n;
+	int cycle, i, fd, minor;
+	size_t live = 0;
+	cpu_set_t cpu;
+
+	CPU_ZERO(&cpu);
+	CPU_SET(0, &cpu);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(cpu), &cpu));
+	sigbus_catch(true);
+	for (cycle = 0; cycle < POP_CYCLES; cycle++) {
+		ASSERT_EQ(0, pci_bind(self->addr));
+		minor = uio_pci_minor(self->addr);
+		ASSERT_GE(minor, 0);
+		fd = uio_open_minor(minor, O_RDWR);
+		ASSERT_GE(fd, 0);
+		memset(t, 0, sizeof(t));
+		for (i = 0; i < POP_THREADS; i++) {
+			t[i].fd = fd;
+			t[i].map = self->map;
+			ASSERT_EQ(0, pthread_create(&t[i].thread, NULL,
+						    pop_thread_fn, &t[i]));
+		}
+		usleep(20000 + 15000 * cycle);
+		ASSERT_EQ(0, set_fifo(true));
+		ASSERT_EQ(0, uio_sysfs_write(UPG_DRIVER "/unbind",
+					     self->addr));
+		ASSERT_EQ(0, set_fifo(false));
+		for (i = 0; i < POP_THREADS; i++) {
+			pthread_join(t[i].thread, NULL);
+			maps += t[i].nmaps;
+			EXPECT_EQ(EIO, t[i].mmap_errno);
+			n = t[i].nmaps < POP_MAPS ? t[i].nmaps : POP_MAPS;
+			for (j = 0; j < n; j++) {
+				if (!t[i].maps[j])
+					continue;
+				live += live_pages(t[i].maps[j], POP_LEN);
+				munmap((void *)t[i].maps[j], POP_LEN);
+			}
+		}
+		close(fd);
+	}
+	sigbus_catch(false);
+	ksft_print_msg("%d cycles: %lu mmaps before the unbinds, pages live after: %zu\n",
+		       cycle, maps, live);
+	EXPECT_LT(0, maps);
+	EXPECT_EQ(0, live);
 }
 
 /*
  * The prefetchable BAR0 is write-combining while the device is bound: its
  * whole range is registered so with x86 PAT, which decides the caching of
- * every PFN entry. The register BAR2 (map 0) registers nothing and is
- * mapped uncached-minus, the type of unregistered device memory. Unbind
- * frees the registration.
+ * every PFN entry. A window mmap() maps whole reserves its own range with
+ * the same type. The register BAR2 (map 0) is mapped uncached-minus, the
+ * type of unregistered device memory, reserved while mapped. Unbind frees
+ * the registration.
  */
 TEST_F(bigbar, prefetchable_bar_write_combining)
 {
 	char type[64];
-	volatile uint32_t *p, *regs;
+	volatile uint32_t *p, *regs, *win;
 	long long bar2;
 	char path[PATH_MAX];
 
@@ -1257,18 +1437,27 @@ TEST_F(bigbar, prefetchable_bar_write_combining)
 	regs = mmap(NULL, SZ_4K, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd,
 		    0);
 	ASSERT_NE(MAP_FAILED, regs);
+	win = bigbar_map(self, NULL, 16 * SZ_4K);
+	ASSERT_NE(NULL, win);
 	p[0] = 0x12345678;
 	EXPECT_EQ(0x12345678, p[0]);
+	EXPECT_EQ(0x12345678, win[0]);
 	(void)regs[0];
 
 	pat_memtype(self->phys, type, sizeof(type));
 	TH_LOG("BAR0 0x%llx: '%s'", self->phys, type);
 	EXPECT_STREQ("write-combining", type);
+	pat_memtype_range(self->phys, self->phys + 16 * SZ_4K, type,
+			  sizeof(type));
+	EXPECT_STREQ("write-combining", type);
 	pat_memtype(bar2, type, sizeof(type));
 	TH_LOG("BAR2 0x%llx: '%s'", bar2, type);
-	EXPECT_STREQ("", type);
+	EXPECT_STREQ("uncached-minus", type);
 
 	munmap((void *)regs, SZ_4K);
+	pat_memtype(bar2, type, sizeof(type));
+	EXPECT_STREQ("", type);
+	munmap((void *)win, 16 * SZ_4K);
 	munmap((void *)p, SZ_2M);
 	ASSERT_EQ(0, uio_sysfs_write(UPG_DRIVER "/unbind", self->addr));
 	pat_memtype(self->phys, type, sizeof(type));
