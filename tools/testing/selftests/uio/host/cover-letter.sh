@@ -66,16 +66,20 @@ fi
 
 cat <<'TEXT'
 
-checkpatch.pl --strict is clean on every patch but for one kind of
-warning: it flags ENOSYS everywhere but for missing syscalls, and write()
-on /dev/uioN of a stub without irqcontrol has returned ENOSYS since UIO
-began (the ABI; the core and the tests that assert it keep it), and
+checkpatch.pl --strict is clean on every patch but for these warnings:
+it flags ENOSYS everywhere but for missing syscalls, and write() on
+/dev/uioN of a stub without irqcontrol has returned ENOSYS since UIO
+began (the ABI; the core and the tests that assert it keep it);
 volatile in the user-space tests, which read device registers through a
-mapping.
+mapping; and, on the core patch, files added and deleted without a
+MAINTAINERS change, which the UIO entry's F: drivers/uio/ covers.
 
 The core is one patch with its header: the old uio.c does not build
 against the new struct uio_device, and a made-up intermediate uio.c
-would be code nobody ran. Each message walks through its file in order.
+would be code nobody ran. The new core is still the module uio, built
+from one file per job (registration and lifetime, sysfs, DMA buffers,
+file operations, mmap), so the patch removes uio.c. Each message walks
+through its files in order.
 
 The series is for 6.12; the same code builds out of tree on 6.1 through
 a small compat layer that is not part of it.

@@ -37,7 +37,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # Split the series file: $work/renames ("FROM TO"), $work/cover, and per
-# step N: $work/N.subject, $work/N.files, $work/N.body.
+# step N: $work/N.subject, $work/N.files, $work/N.remove (if any),
+# $work/N.body.
 awk -v dir="$work" '
 function fail(msg) { printf "%s:%d: %s\n", FILENAME, NR, msg > "/dev/stderr"; bad = 1; exit 1 }
 /^#/ { next }
@@ -50,6 +51,10 @@ function fail(msg) { printf "%s:%d: %s\n", FILENAME, NR, msg > "/dev/stderr"; ba
 /^files / {
 	if (!n) fail("files before the first patch")
 	sub(/^files /, ""); print > (dir "/" n ".files"); next
+}
+/^remove / {
+	if (!n) fail("remove before the first patch")
+	sub(/^remove /, ""); print > (dir "/" n ".remove"); next
 }
 /^\t/ || /^$/ {
 	if (where == "") { if ($0 != "") fail("text outside a step"); next }
@@ -153,6 +158,13 @@ while [ "$i" -le "$steps" ]; do
 		blob=$(rewrite < "$top/$f" | git hash-object -w --stdin)
 		git update-index --add --cacheinfo "$mode,$blob,$(dest "$f")"
 	done < "$work/$i.list"
+	if [ -f "$work/$i.remove" ]; then
+		for f in $(cat "$work/$i.remove"); do
+			git ls-files --error-unmatch -- "$f" > /dev/null 2>&1 ||
+				die "step $i: remove $f: not in the tree"
+			git update-index --force-remove -- "$f"
+		done
+	fi
 	if grep -qx MAINTAINERS "$work/$i.list"; then
 		blob=$(maintainers | git hash-object -w --stdin)
 		git update-index --cacheinfo "100644,$blob,MAINTAINERS"
