@@ -74,8 +74,7 @@ struct uio_dma_buf {
  * @size:	size of each, a multiple of the page size
  * @users:	open files of the device
  * @dirs:	bufK directories present in sysfs
- * @mm:		the mm charged for the allocated buffers, %NULL if none is
- * @charged:	pages charged to @mm
+ * @charge:	what the allocated buffers are charged to; nothing if none is
  * @vma_map:	vm_private_data of the buffers' mappings
  * @bufs:	the buffers
  */
@@ -87,8 +86,7 @@ struct uio_dma_pool {
 	size_t			size;
 	unsigned int		users;
 	unsigned int		dirs;
-	struct mm_struct	*mm;
-	unsigned long		charged;
+	struct uio_dma_charge	charge;
 	struct uio_vma_map	vma_map;
 	struct uio_dma_buf	bufs[UIO_DMA_MAX_BUFS];
 };
@@ -104,6 +102,19 @@ static bool uio_dma_translated(struct device *dev)
 	struct iommu_domain *domain = iommu_get_domain_for_dev(dev);
 
 	return domain && (domain->type & __IOMMU_DOMAIN_PAGING);
+}
+
+/*
+ * Buffers only behind an IOMMU, unless the administrator allows them
+ * without one. Checked when they are configured and again when they are
+ * allocated, as the parameter may have changed in between.
+ */
+static int uio_dma_iommu_check(struct uio_device *idev, struct device *dev)
+{
+	if (uio_dma_translated(dev) || READ_ONCE(dma_unsafe_noiommu))
+		return 0;
+	dev_info(&idev->dev, "DMA buffers refused: no IOMMU translates the device's DMA (uio.dma_unsafe_noiommu=1 allows them)\n");
+	return -EPERM;
 }
 
 static bool uio_dma_allocated(const struct uio_dma_pool *pool)
@@ -215,12 +226,7 @@ static int uio_dma_check(struct uio_device *idev, unsigned int count,
 			 count, size, dma_max_pool_kib);
 		return -ENOSPC;
 	}
-	if (count && !uio_dma_translated(idev->info->dma_pool_dev) &&
-	    !READ_ONCE(dma_unsafe_noiommu)) {
-		dev_info(&idev->dev, "DMA buffers refused: no IOMMU translates the device's DMA (uio.dma_unsafe_noiommu=1 allows them)\n");
-		return -EPERM;
-	}
-	return 0;
+	return count ? uio_dma_iommu_check(idev, idev->info->dma_pool_dev) : 0;
 }
 
 static int uio_dma_configure(struct kobject *kobj, int count, size_t size)
@@ -410,10 +416,8 @@ static void uio_dma_free(struct uio_info *info, struct uio_dma_pool *pool,
 				  pool->bufs[i].cpu, pool->bufs[i].handle);
 		pool->bufs[i].cpu = NULL;
 	}
-	charge->mm = pool->mm;
-	charge->pages = pool->charged;
-	pool->mm = NULL;
-	pool->charged = 0;
+	*charge = pool->charge;
+	pool->charge = (struct uio_dma_charge){};
 }
 
 /* Context: neither the description nor the pool's lock held. */
@@ -445,8 +449,7 @@ int uio_dma_charge(struct uio_device *idev,
 	unsigned long pages = 0;
 	int ret;
 
-	charge->mm = NULL;
-	charge->pages = 0;
+	*charge = (struct uio_dma_charge){};
 	if (!pool)
 		return 0;
 	mutex_lock(&pool->lock);
@@ -483,16 +486,13 @@ static int uio_dma_alloc(struct uio_device *idev, struct uio_info *info,
 	unsigned int i;
 	int ret;
 
-	if (!translated && !READ_ONCE(dma_unsafe_noiommu)) {
-		dev_info(&idev->dev, "DMA buffers refused: no IOMMU translates the device's DMA (uio.dma_unsafe_noiommu=1 allows them)\n");
-		return -EPERM;
-	}
+	ret = uio_dma_iommu_check(idev, dev);
+	if (ret)
+		return ret;
 	if (current->mm && charge->pages != pages)
 		return -EAGAIN;
-	pool->mm = charge->mm;
-	pool->charged = charge->pages;
-	charge->mm = NULL;
-	charge->pages = 0;
+	pool->charge = *charge;
+	*charge = (struct uio_dma_charge){};
 	for (i = 0; i < pool->count; i++) {
 		pool->bufs[i].cpu = dma_alloc_coherent(dev, pool->size,
 						       &pool->bufs[i].handle,
@@ -514,10 +514,8 @@ out_free:
 				  pool->bufs[i].handle);
 		pool->bufs[i].cpu = NULL;
 	}
-	charge->mm = pool->mm;
-	charge->pages = pool->charged;
-	pool->mm = NULL;
-	pool->charged = 0;
+	*charge = pool->charge;
+	pool->charge = (struct uio_dma_charge){};
 	return ret;
 }
 
@@ -555,8 +553,7 @@ void uio_dma_put(struct uio_device *idev, struct uio_info *info,
 {
 	struct uio_dma_pool *pool = idev->dma_pool;
 
-	charge->mm = NULL;
-	charge->pages = 0;
+	*charge = (struct uio_dma_charge){};
 	if (!pool)
 		return;
 	mutex_lock(&pool->lock);
