@@ -528,24 +528,31 @@ static struct uio_populated_mm *uio_populated_mm_find(struct uio_device *idev,
 	return NULL;
 }
 
-/* Context: ->mmap, the description held. */
+/*
+ * Only mmap() and the close of a VMA add or drop @mm's entry, both under
+ * @mm's mmap_lock held for writing, so it cannot appear between the
+ * lookup and the add; uio_populated_mm_sync() waits for the description.
+ * Context: ->mmap, mmap_lock held for writing, the description held.
+ */
 static int uio_populated_mm_add(struct uio_device *idev, struct mm_struct *mm)
 {
 	struct uio_populated_mm *new;
+	bool listed;
+
+	spin_lock(&idev->populated_mm_lock);
+	listed = uio_populated_mm_find(idev, mm);
+	spin_unlock(&idev->populated_mm_lock);
+	if (listed)
+		return 0;
 
 	new = kmalloc(sizeof(*new), GFP_KERNEL);
 	if (!new)
 		return -ENOMEM;
-
+	mmgrab(mm);
+	new->mm = mm;
 	spin_lock(&idev->populated_mm_lock);
-	if (!uio_populated_mm_find(idev, mm)) {
-		mmgrab(mm);
-		new->mm = mm;
-		list_add(&new->node, &idev->populated_mms);
-		new = NULL;
-	}
+	list_add(&new->node, &idev->populated_mms);
 	spin_unlock(&idev->populated_mm_lock);
-	kfree(new);
 	return 0;
 }
 
