@@ -262,6 +262,41 @@ TEST_F(dma, over_cap_enospc)
 	EXPECT_EQ(-EINVAL, dma_write(self->dir, "count", "17"));
 }
 
+/* Bad values leave the configuration as it was; so does a bad mmap(). */
+TEST_F(dma, bad_values_einval)
+{
+	long long count, size, off0;
+
+	ASSERT_EQ(0, dma_configure(self->dir, self->translated, "8192", "1"));
+	count = dma_num(self->dir, "count");
+	size = dma_num(self->dir, "size");
+	ASSERT_EQ(1, count);
+	ASSERT_EQ(8192, size);
+	EXPECT_EQ(-EINVAL, dma_write(self->dir, "count", "-1"));
+	EXPECT_EQ(-EINVAL, dma_write(self->dir, "count", "two"));
+	EXPECT_EQ(-EINVAL, dma_write(self->dir, "size", "0"));
+	EXPECT_EQ(-EINVAL, dma_write(self->dir, "size", "0x40000001"));
+	EXPECT_EQ(-EINVAL, dma_write(self->dir, "dma_mask", "23"));
+	EXPECT_EQ(-EINVAL, dma_write(self->dir, "dma_mask", "65"));
+	EXPECT_EQ(count, dma_num(self->dir, "count"));
+	EXPECT_EQ(size, dma_num(self->dir, "size"));
+	EXPECT_EQ(EDU_DMA_MASK_BITS, dma_num(self->dir, "dma_mask"));
+
+	self->fd = uio_open_minor(self->minor, O_RDWR);
+	ASSERT_GE(self->fd, 0);
+	off0 = dma_num(self->dir, "buf0/offset");
+	ASSERT_GT(off0, 0);
+	/* Past the last buffer, and into the middle of one. */
+	errno = 0;
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, 4096, PROT_READ, MAP_SHARED,
+				   self->fd, off0 + 8192));
+	EXPECT_EQ(EINVAL, errno);
+	errno = 0;
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, 4096, PROT_READ, MAP_SHARED,
+				   self->fd, off0 + 4096));
+	EXPECT_EQ(EINVAL, errno);
+}
+
 TEST_F(dma, config_while_open_ebusy)
 {
 	ASSERT_EQ(0, dma_configure(self->dir, self->translated, "4096", "1"));
