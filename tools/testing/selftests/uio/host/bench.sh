@@ -14,7 +14,7 @@
 # Writes build/bench/{table.txt,summary.json} and per kernel
 # build/bench/<id>/{guest.log,raw.txt,latency-cdf.png,samples/}
 # (BENCH_OUT chooses another directory).
-# Knobs: BENCH_ROUNDS (default 3), per round BENCH_ITERS (latency samples
+# Knobs: BENCH_ROUNDS (default 5), per round BENCH_ITERS (latency samples
 # per test, default 2000), BENCH_TPUT_MS, BENCH_TPUT_RUNS, BENCH_MEM_ITERS,
 # BENCH_BIG_ITERS (maps of the big BAR), BENCH_CORES, BENCH_TRACE=1 (a
 # function_graph trace per interrupt path after the rounds, summed per
@@ -96,7 +96,7 @@ bench_kernel() {
 	cp "$kout/src/ours/uio_bench_ours.ko" "$kout/root/bench/ours/"
 	cp "$out/uio_bench" "$kout/root/bench/"
 	cat > "$kout/root/bench/bench.conf" <<CONF
-ROUNDS=${BENCH_ROUNDS:-3}
+ROUNDS=${BENCH_ROUNDS:-5}
 ITERS=${BENCH_ITERS:-2000}
 TPUT_MS=${BENCH_TPUT_MS:-500}
 TPUT_RUNS=${BENCH_TPUT_RUNS:-1}
