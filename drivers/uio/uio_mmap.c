@@ -273,10 +273,11 @@ static const struct vm_operations_struct uio_page_vm_ops = {
 /*
  * Huge PFN mappings: a PHYS or IOVA map whose user address and physical
  * address agree modulo 2 MiB (or 1 GiB) is mapped with one PMD (PUD) entry
- * per such block instead of 512 (262144) PTEs, so touching a 64 MiB BAR
- * takes 32 faults rather than 16384. uio_get_unmapped_area() picks a user
- * address with the region's alignment; uio_vma_huge_fault() inserts the
- * entries and leaves every block it cannot cover whole to the 4 KiB path.
+ * per such block instead of 512 (262144) PTEs, and one fault maps every
+ * block under its PMD table, so touching a 64 MiB BAR takes one fault
+ * rather than 16384. uio_get_unmapped_area() picks a user address with the
+ * region's alignment; uio_vma_huge_fault() inserts the entries and leaves
+ * every block it cannot cover whole to the 4 KiB path.
  * The zap in uio_kill() and fork handle leaf PMDs and PUDs;
  * uio_vma_access() needs no entry at all.
  *
@@ -315,17 +316,67 @@ static bool uio_huge_order_ok(unsigned int order)
 	}
 }
 
+#ifdef CONFIG_ARCH_SUPPORTS_PMD_PFNMAP
 /**
- * uio_vma_huge_fault() - map one PMD- or PUD-sized block of a PFN map
+ * uio_vma_fill_pmds() - map the other PMD blocks of a fault's page table
+ * @vmf:	the fault, its block just mapped with one PMD entry
+ * @mem:	the map, held through the description
+ * @index:	the page of the map that block starts at
+ *
+ * A 256 MiB BAR is 128 PMD blocks, and 128 faults cost more than the
+ * PTEs that mainline's remap writes at mmap() time wherever a fault is
+ * expensive, as under TCG. So the first fault maps every whole block of
+ * the mapping and of the map that the same PMD table holds (up to 1 GiB),
+ * as uio_vma_fault_pfn() does with the PTEs of its block. Blocks under
+ * other PMD tables fault for themselves: allocating tables is the core's
+ * job. A block that is not empty any more is left alone. The entries are
+ * inserted as for a read fault (no dirty or young bit), which leaves an
+ * entry already there untouched; the protection of a shared mapping
+ * grants writes anyway.
+ *
+ * Context: page fault, the description held.
+ */
+static void uio_vma_fill_pmds(struct vm_fault *vmf, const struct uio_mem *mem,
+			      unsigned long index)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	unsigned long block = ALIGN_DOWN(vmf->address, PMD_SIZE);
+	unsigned long table = ALIGN_DOWN(block, PUD_SIZE);
+	unsigned long pfn = PHYS_PFN(mem->addr) + index;
+	unsigned long first, last, addr;
+
+	first = ALIGN(max(vma->vm_start, table), PMD_SIZE);
+	last = min3(vma->vm_end - 1, table + PUD_SIZE - 1,
+		    block + ((uio_mem_pages(mem) - index) << PAGE_SHIFT) - 1);
+	pfn -= (block - first) >> PAGE_SHIFT;
+	for (addr = first; addr + PMD_SIZE - 1 <= last;
+	     addr += PMD_SIZE, pfn += PMD_SIZE >> PAGE_SHIFT) {
+		struct vm_fault blk = {
+			.vma = vma,
+			.address = addr,
+			.pgoff = linear_page_index(vma, addr),
+			.pmd = pmd_offset(vmf->pud, addr),
+		};
+
+		if (addr == block || !pmd_none(pmdp_get_lockless(blk.pmd)))
+			continue;
+		vmf_insert_pfn_pmd(&blk, __pfn_to_pfn_t(pfn, PFN_DEV), false);
+	}
+}
+#endif
+
+/**
+ * uio_vma_huge_fault() - map PMD- or PUD-sized blocks of a PFN map
  * @vmf:	the fault
  * @order:	size of the entry the core asks for
  *
  * Maps the naturally aligned block around the fault address with a single
  * entry if the block lies wholly inside the mapping and its physical
  * address is aligned as well; otherwise the core falls back to the next
- * smaller size and finally to uio_vma_fault(). Like that handler it works
- * under the description, so unregister either zaps the entry or makes
- * this fail.
+ * smaller size and finally to uio_vma_fault(). A PMD entry brings the
+ * other blocks of its page table along (uio_vma_fill_pmds()). Like
+ * uio_vma_fault() it works under the description, so unregister either
+ * zaps the entries or makes this fail.
  *
  * Context: page fault, mmap_lock or the VMA lock held; may sleep.
  * Return: %VM_FAULT_NOPAGE when mapped, %VM_FAULT_FALLBACK, or
@@ -339,8 +390,9 @@ static vm_fault_t uio_vma_huge_fault(struct vm_fault *vmf, unsigned int order)
 	unsigned long size = PAGE_SIZE << order;
 	unsigned long start = ALIGN_DOWN(vmf->address, size);
 	bool write = vmf->flags & FAULT_FLAG_WRITE;
+	const struct uio_mem *mem;
+	unsigned long index, pfn;
 	struct uio_info *info;
-	unsigned long pfn;
 	pfn_t entry;
 	vm_fault_t ret;
 
@@ -353,18 +405,21 @@ static vm_fault_t uio_vma_huge_fault(struct vm_fault *vmf, unsigned int order)
 	info = uio_get_info(idev);
 	if (!info)
 		return VM_FAULT_SIGBUS;
-	pfn = PHYS_PFN(info->mem[vm->index].addr) +
-	      uio_vma_map_page(vm, linear_page_index(vma, start));
+	mem = &info->mem[vm->index];
+	index = uio_vma_map_page(vm, linear_page_index(vma, start));
+	pfn = PHYS_PFN(mem->addr) + index;
 	entry = __pfn_to_pfn_t(pfn, PFN_DEV);
 
-	/* A withdrawn region falls back to uio_vma_fault(), which fails. */
+	/* A withdrawn or shrunk region falls back to uio_vma_fault(). */
 	ret = VM_FAULT_FALLBACK;
-	if (uio_mem_phys_present(&info->mem[vm->index]) &&
-	    IS_ALIGNED(pfn, 1UL << order)) {
+	if (uio_mem_phys_present(mem) && IS_ALIGNED(pfn, 1UL << order) &&
+	    index + (1UL << order) <= uio_mem_pages(mem)) {
 		switch (order) {
 #ifdef CONFIG_ARCH_SUPPORTS_PMD_PFNMAP
 		case PMD_ORDER:
 			ret = vmf_insert_pfn_pmd(vmf, entry, write);
+			if (ret == VM_FAULT_NOPAGE)
+				uio_vma_fill_pmds(vmf, mem, index);
 			break;
 #endif
 #ifdef CONFIG_ARCH_SUPPORTS_PUD_PFNMAP

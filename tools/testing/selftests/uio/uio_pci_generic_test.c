@@ -1212,6 +1212,51 @@ TEST_F_TIMEOUT(bigbar, unbind_zaps_pages_mapped_in_one_go, 60)
 	munmap((void *)p, len);
 }
 
+/* The 1 GiB-aligned ranges, one PMD table each, that [p, p + len) spans. */
+static size_t tables_spanned(volatile uint32_t *p, size_t len)
+{
+	return (((uintptr_t)p + len - 1) >> 30) - ((uintptr_t)p >> 30) + 1;
+}
+
+/*
+ * With PMD entries, the first fault maps every whole block that its PMD
+ * table holds: the other blocks of the BAR load without a fault of their
+ * own. Unbind zaps those entries too, though no fault ever reached them.
+ */
+TEST_F_TIMEOUT(bigbar, one_fault_maps_the_table_and_unbind_zaps_it, 60)
+{
+	size_t blocks = self->size / SZ_2M, off;
+	volatile uint32_t *p;
+	long first, rest;
+	uint32_t val;
+	int memfd;
+
+	if (!self->huge)
+		SKIP(return, "this kernel maps no huge PFN entries");
+	p = bigbar_map(self, NULL, self->size);
+	ASSERT_NE(NULL, p);
+	ASSERT_TRUE(pmd_congruent(p, self->phys));
+	first = touch_pages(p, SZ_4K);
+	rest = minor_faults();
+	for (off = 0; off < self->size; off += SZ_2M)
+		(void)p[off / 4 + 1];
+	rest = minor_faults() - rest;
+	ksft_print_msg("%zu blocks: %ld fault(s), then %ld for the others\n",
+		       blocks, first, rest);
+	EXPECT_EQ(1, first);
+	EXPECT_LE(rest, (long)tables_spanned(p, self->size) - 1);
+
+	ASSERT_EQ(0, uio_sysfs_write(UPG_DRIVER "/unbind", self->addr));
+	sigbus_catch(true);
+	EXPECT_EQ(0, live_every(p, self->size, SZ_2M));
+	sigbus_catch(false);
+	memfd = open("/proc/self/mem", O_RDONLY);
+	ASSERT_GE(memfd, 0);
+	EXPECT_EQ(-1, pread(memfd, &val, 4, (uintptr_t)p + self->size / 2));
+	close(memfd);
+	munmap((void *)p, self->size);
+}
+
 #define RACE_THREADS	3
 #define RACE_MAPS	8
 #define RACE_LEN	(2 * SZ_2M)
