@@ -819,6 +819,15 @@ int uio_mmap(struct file *filep, struct vm_area_struct *vma)
 	struct uio_info *info;
 	int ret;
 
+	/*
+	 * uio_vma_huge_fault() takes the description under a VMA's read
+	 * lock, and setting a VMA's flags write-locks it. Lock the new VMA
+	 * before taking the description: the flag updates below, in
+	 * remap_pfn_range() and in a stub's hook then find it locked and
+	 * take nothing. No one can hold a VMA that is not yet linked, but
+	 * lockdep has one class for all VMA locks.
+	 */
+	vma_start_write(vma);
 	info = uio_get_info(idev);
 	if (!info)
 		return -EIO;

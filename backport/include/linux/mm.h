@@ -28,4 +28,11 @@ static inline void vm_flags_clear(struct vm_area_struct *vma,
 }
 #endif
 
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 4, 0)
+/* 6.4 brought the per-VMA lock; before it, mmap_lock is all there is. */
+static inline void vma_start_write(struct vm_area_struct *vma)
+{
+}
+#endif
+
 #endif /* _BACKPORT_LINUX_MM_H */
