@@ -65,6 +65,23 @@ static unsigned long uio_vma_map_page(const struct uio_vma_map *vm,
  */
 #define UIO_FAULT_BLOCK		min_t(unsigned long, PMD_SIZE, SZ_2M)
 
+/*
+ * The part of the naturally aligned @size span around @addr that both the
+ * mapping and the map cover, as [*@start, *@end); @index is the page of the
+ * map at @addr. The faults fill their block or their PMD table with it.
+ */
+static void uio_vma_fill_span(const struct vm_area_struct *vma,
+			      const struct uio_mem *mem, unsigned long addr,
+			      unsigned long index, unsigned long size,
+			      unsigned long *start, unsigned long *end)
+{
+	unsigned long span = ALIGN_DOWN(addr, size);
+
+	*start = max(vma->vm_start, span);
+	*end = min3(vma->vm_end, span + size,
+		    addr + ((uio_mem_pages(mem) - index) << PAGE_SHIFT));
+}
+
 /**
  * uio_vma_fault_pfn() - map the block of a PFN map around a fault
  * @vmf:	the fault
@@ -86,22 +103,18 @@ static vm_fault_t uio_vma_fault_pfn(struct vm_fault *vmf,
 {
 	struct vm_area_struct *vma = vmf->vma;
 	unsigned long pfn = PHYS_PFN(mem->addr) + index;
-	unsigned long pages = uio_mem_pages(mem);
-	unsigned long block = ALIGN_DOWN(vmf->address, UIO_FAULT_BLOCK);
 	unsigned long start, end, addr;
 	vm_fault_t ret;
 
 	/* The stub may have withdrawn or shrunk the region since mmap(). */
-	if (!uio_mem_phys_present(mem) || index >= pages)
+	if (!uio_mem_phys_present(mem) || index >= uio_mem_pages(mem))
 		return VM_FAULT_SIGBUS;
 	ret = vmf_insert_pfn(vma, vmf->address, pfn);
 	if (ret & VM_FAULT_ERROR)
 		return ret;
 
-	start = max(vma->vm_start, block);
-	end = min(vma->vm_end, block + UIO_FAULT_BLOCK);
-	/* The map's end, should the mapping reach further. */
-	end = min(end, vmf->address + ((pages - index) << PAGE_SHIFT));
+	uio_vma_fill_span(vma, mem, vmf->address, index, UIO_FAULT_BLOCK,
+			  &start, &end);
 	pfn -= (vmf->address - start) >> PAGE_SHIFT;
 	for (addr = start; addr < end; addr += PAGE_SIZE, pfn++) {
 		if (addr == vmf->address)
@@ -341,15 +354,13 @@ static void uio_vma_fill_pmds(struct vm_fault *vmf, const struct uio_mem *mem,
 {
 	struct vm_area_struct *vma = vmf->vma;
 	unsigned long block = ALIGN_DOWN(vmf->address, PMD_SIZE);
-	unsigned long table = ALIGN_DOWN(block, PUD_SIZE);
 	unsigned long pfn = PHYS_PFN(mem->addr) + index;
-	unsigned long first, last, addr;
+	unsigned long start, end, addr;
 
-	first = ALIGN(max(vma->vm_start, table), PMD_SIZE);
-	last = min3(vma->vm_end - 1, table + PUD_SIZE - 1,
-		    block + ((uio_mem_pages(mem) - index) << PAGE_SHIFT) - 1);
-	pfn -= (block - first) >> PAGE_SHIFT;
-	for (addr = first; addr + PMD_SIZE - 1 <= last;
+	uio_vma_fill_span(vma, mem, block, index, PUD_SIZE, &start, &end);
+	start = ALIGN(start, PMD_SIZE);
+	pfn -= (block - start) >> PAGE_SHIFT;
+	for (addr = start; addr + PMD_SIZE <= end;
 	     addr += PMD_SIZE, pfn += PMD_SIZE >> PAGE_SHIFT) {
 		struct vm_fault blk = {
 			.vma = vma,
