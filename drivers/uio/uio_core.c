@@ -215,8 +215,7 @@ static void uio_kill(struct uio_device *idev, bool irq_requested)
 
 	wake_up_interruptible_all(&idev->wait);
 	kill_fasync(&idev->async_queue, SIGIO, POLL_HUP);
-	uio_populated_mm_sync(idev);
-	unmap_mapping_range(idev->inode->i_mapping, 0, 0, 1);
+	uio_zap_mappings(idev);
 	uio_wc_release(idev);
 }
 

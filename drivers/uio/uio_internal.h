@@ -68,8 +68,6 @@ extern const struct file_operations uio_fops;
 int uio_mmap_dma_coherent(struct uio_device *idev,
 			  const struct uio_mem *mem,
 			  struct vm_area_struct *vma);
-void uio_populated_vma_close(struct vm_area_struct *vma);
-void uio_populated_mm_sync(struct uio_device *idev);
 int uio_mmap(struct file *filep, struct vm_area_struct *vma);
 #ifdef CONFIG_ARCH_SUPPORTS_HUGE_PFNMAP
 unsigned long uio_get_unmapped_area(struct file *filep,
@@ -81,5 +79,10 @@ unsigned long uio_get_unmapped_area(struct file *filep,
 void uio_wc_reserve(struct uio_device *idev,
 		    const struct uio_info *info);
 void uio_wc_release(struct uio_device *idev);
+
+/* uio_zap.c */
+int uio_populated_mm_add(struct uio_device *idev, struct mm_struct *mm);
+void uio_populated_vma_close(struct vm_area_struct *vma);
+void uio_zap_mappings(struct uio_device *idev);
 
 #endif /* _DRIVERS_UIO_UIO_INTERNAL_H */

@@ -2,8 +2,8 @@
 /*
  * Userspace I/O core: mmap() of a device's maps, the faults that fill PHYS
  * and IOVA mappings (huge entries where they fit), access() for debuggers,
- * the mappings mmap() fills itself and the list of address spaces that may
- * be linking one, and the write-combining reservation of the maps.
+ * the mappings mmap() fills itself, and the write-combining reservation of
+ * the maps.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -128,7 +128,7 @@ static vm_fault_t uio_vma_fault_pfn(struct vm_fault *vmf,
 /*
  * Every page this handler maps, it maps under the description, so a
  * mapping that races with unregister is either zapped by it or never
- * populated. What mmap() maps itself is covered by uio_populated_mm_sync().
+ * populated. What mmap() maps itself is covered by uio_zap_mappings().
  */
 static vm_fault_t uio_vma_fault(struct vm_fault *vmf)
 {
@@ -548,117 +548,6 @@ static const struct vm_operations_struct uio_pfn_vm_ops = {
 #endif
 	.access		= uio_vma_access,
 };
-
-/*
- * Mappings that mmap() fills itself: UIO_MEM_DMA_COHERENT maps, whose
- * backing (linear map, remapped pages, a per-device pool) and attributes
- * only dma_mmap_coherent() knows, and the PHYS and IOVA mappings that
- * huge entries cannot back (uio_mmap_pfn()). Their pages are mapped before
- * mmap_region() links the VMA into the device's address space, so a zap
- * by uio_kill() in between would miss the VMA and leave user space a
- * mapping of memory the device no longer owns.
- *
- * The mmap() call holds its mm's mmap_lock for writing from ->mmap until
- * the VMA is linked, so uio_kill() takes mmap_lock once for every mm on
- * idev->populated_mms before it zaps. An mm is listed by every such
- * mmap(), under the description, and dropped again when one of its VMAs
- * of this kind closes: closing needs the same mmap_lock, so that mm has
- * no mmap() in flight. uio_kill() takes mmap_lock only after it has
- * released info_sem, which mmap() takes inside mmap_lock.
- *
- * Why that suffices: an mmap() that got the description listed its mm
- * before uio_kill() cleared the description, hence before the list is
- * taken; uio_kill() then waits for it to link the VMA, and zaps it. An
- * mmap() that did not get the description maps nothing.
- */
-
-/**
- * struct uio_populated_mm - an mm that may be linking a populated mapping
- * @node:	entry in uio_device.populated_mms
- * @mm:		the mm, pinned with mmgrab()
- */
-struct uio_populated_mm {
-	struct list_head	node;
-	struct mm_struct	*mm;
-};
-
-/* Context: idev->populated_mm_lock held. */
-static struct uio_populated_mm *uio_populated_mm_find(struct uio_device *idev,
-						      struct mm_struct *mm)
-{
-	struct uio_populated_mm *pm;
-
-	list_for_each_entry(pm, &idev->populated_mms, node)
-		if (pm->mm == mm)
-			return pm;
-	return NULL;
-}
-
-/*
- * Only mmap() and the close of a VMA add or drop @mm's entry, both under
- * @mm's mmap_lock held for writing, so it cannot appear between the
- * lookup and the add; uio_populated_mm_sync() waits for the description.
- * Context: ->mmap, mmap_lock held for writing, the description held.
- */
-static int uio_populated_mm_add(struct uio_device *idev, struct mm_struct *mm)
-{
-	struct uio_populated_mm *new;
-	bool listed;
-
-	spin_lock(&idev->populated_mm_lock);
-	listed = uio_populated_mm_find(idev, mm);
-	spin_unlock(&idev->populated_mm_lock);
-	if (listed)
-		return 0;
-
-	new = kmalloc(sizeof(*new), GFP_KERNEL);
-	if (!new)
-		return -ENOMEM;
-	mmgrab(mm);
-	new->mm = mm;
-	spin_lock(&idev->populated_mm_lock);
-	list_add(&new->node, &idev->populated_mms);
-	spin_unlock(&idev->populated_mm_lock);
-	return 0;
-}
-
-void uio_populated_vma_close(struct vm_area_struct *vma)
-{
-	const struct uio_vma_map *vm = vma->vm_private_data;
-	struct uio_device *idev = vm->idev;
-	struct uio_populated_mm *pm;
-
-	spin_lock(&idev->populated_mm_lock);
-	pm = uio_populated_mm_find(idev, vma->vm_mm);
-	if (pm)
-		list_del(&pm->node);
-	spin_unlock(&idev->populated_mm_lock);
-	if (pm) {
-		mmdrop(pm->mm);
-		kfree(pm);
-	}
-}
-
-/*
- * Wait until every populated mapping made so far is visible to the zap.
- * Context: the description cleared and info_sem released.
- */
-void uio_populated_mm_sync(struct uio_device *idev)
-{
-	struct uio_populated_mm *pm, *tmp;
-	LIST_HEAD(mms);
-
-	spin_lock(&idev->populated_mm_lock);
-	list_splice_init(&idev->populated_mms, &mms);
-	spin_unlock(&idev->populated_mm_lock);
-
-	list_for_each_entry_safe(pm, tmp, &mms, node) {
-		mmap_read_lock(pm->mm);
-		mmap_read_unlock(pm->mm);
-		mmdrop(pm->mm);
-		kfree(pm);
-	}
-}
 
 /*
  * A populated PHYS or IOVA mapping that is cut in parts (partial munmap(),

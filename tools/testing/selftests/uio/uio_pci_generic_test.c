@@ -1456,6 +1456,82 @@ TEST_F_TIMEOUT(bigbar, unbind_races_populating_mmaps, 180)
 	EXPECT_EQ(0, live);
 }
 
+#define EXIT_CHILDREN	4
+#define EXIT_CYCLES	10
+
+/*
+ * One child of unbind_races_munmap_and_exit on the given CPU: mmap() and
+ * munmap() windows that mmap() maps whole, keeping the last POP_MAPS,
+ * until mmap() fails; then exit with them mapped. Exit status 0 if that
+ * failure was EIO.
+ */
+static void exit_child(int fd, int map, int cpu)
+{
+	void *ring[POP_MAPS] = { NULL };
+	cpu_set_t set;
+	unsigned long i;
+	void **slot;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	for (i = 0;; i++) {
+		slot = &ring[i % POP_MAPS];
+		if (*slot)
+			munmap(*slot, POP_LEN);
+		*slot = mmap(NULL, POP_LEN, PROT_READ | PROT_WRITE, MAP_SHARED,
+			     fd, (off_t)map * getpagesize());
+		if (*slot == MAP_FAILED)
+			_exit(errno == EIO ? 0 : 1);
+	}
+}
+
+/*
+ * x86 PAT reserves the memory type of a whole mapping that mmap() maps
+ * whole, and the first zap of the whole mapping releases the reservation.
+ * Unbind zaps every mapping while munmap() and exit release their own:
+ * processes on both CPUs map, unmap and exit while the device unbinds,
+ * over several cycles. The reservation must be released exactly once:
+ * no complaint about it in the kernel log, and no type left registered
+ * for the BAR once it is unbound.
+ */
+TEST_F_TIMEOUT(bigbar, unbind_races_munmap_and_exit, 180)
+{
+	pid_t pid[EXIT_CHILDREN];
+	int cycle, i, fd, minor, status, kmsg;
+	char type[64];
+
+	kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	ASSERT_GE(kmsg, 0);
+	lseek(kmsg, 0, SEEK_END);
+	for (cycle = 0; cycle < EXIT_CYCLES; cycle++) {
+		ASSERT_EQ(0, pci_bind(self->addr));
+		minor = uio_pci_minor(self->addr);
+		ASSERT_GE(minor, 0);
+		fd = uio_open_minor(minor, O_RDWR);
+		ASSERT_GE(fd, 0);
+		for (i = 0; i < EXIT_CHILDREN; i++) {
+			pid[i] = fork();
+			ASSERT_GE(pid[i], 0);
+			if (!pid[i])
+				exit_child(fd, self->map, i % 2);
+		}
+		close(fd);
+		usleep(10000 + 5000 * cycle);
+		ASSERT_EQ(0, uio_sysfs_write(UPG_DRIVER "/unbind",
+					     self->addr));
+		for (i = 0; i < EXIT_CHILDREN; i++) {
+			ASSERT_EQ(pid[i], waitpid(pid[i], &status, 0));
+			EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+		}
+		if (pat_memtype(self->phys, type, sizeof(type)))
+			EXPECT_STREQ("", type);
+	}
+	/* "x86/PAT: ... freeing invalid memtype", a WARN in pat/memtype.c */
+	EXPECT_FALSE(kmsg_has(kmsg, "memtype"));
+	close(kmsg);
+}
+
 /*
  * The prefetchable BAR0 is write-combining while the device is bound: its
  * whole range is registered so with x86 PAT, which decides the caching of
