@@ -572,7 +572,6 @@ static vm_fault_t uio_dma_buf_fault(struct vm_fault *vmf)
 
 static const struct vm_operations_struct uio_dma_buf_vm_ops = {
 	.fault		= uio_dma_buf_fault,
-	.close		= uio_populated_vma_close,
 };
 
 /*

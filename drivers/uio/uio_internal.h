@@ -82,7 +82,6 @@ void uio_wc_release(struct uio_device *idev);
 
 /* uio_zap.c */
 int uio_populated_mm_add(struct uio_device *idev, struct mm_struct *mm);
-void uio_populated_vma_close(struct vm_area_struct *vma);
 void uio_zap_mappings(struct uio_device *idev);
 
 #endif /* _DRIVERS_UIO_UIO_INTERNAL_H */

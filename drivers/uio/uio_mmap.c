@@ -569,7 +569,6 @@ static int uio_pfn_vma_may_split(struct vm_area_struct *vma,
 static const struct vm_operations_struct uio_pfn_populated_vm_ops = {
 	.fault		= uio_vma_fault,
 	.access		= uio_vma_access,
-	.close		= uio_populated_vma_close,
 	.may_split	= uio_pfn_vma_may_split,
 };
 
@@ -617,12 +616,6 @@ static int uio_mmap_pfn(struct uio_device *idev, const struct uio_mem *mem,
 	return remap_pfn_range(vma, vma->vm_start, PHYS_PFN(phys),
 			       vma->vm_end - vma->vm_start, vma->vm_page_prot);
 }
-
-static const struct vm_operations_struct uio_dma_vm_ops = {
-	.fault		= uio_vma_fault,
-	.access		= uio_vma_access,
-	.close		= uio_populated_vma_close,
-};
 
 /*
  * dma_mmap_coherent() reads vm_pgoff as an offset into the buffer, where
@@ -702,7 +695,7 @@ static int uio_mmap_mem(struct uio_device *idev, const struct uio_info *info,
 		ret = uio_mmap_dma_coherent(idev, mem, vma);
 		if (ret)
 			return ret;
-		vma->vm_ops = &uio_dma_vm_ops;
+		vma->vm_ops = &uio_page_vm_ops;
 		break;
 	default:
 		return -EINVAL;

@@ -26,9 +26,10 @@
  * The mmap() call holds its mm's mmap_lock for writing from ->mmap until
  * the VMA is linked, so uio_zap_mappings() takes mmap_lock once for every
  * mm on idev->populated_mms before it zaps. An mm is listed by every such
- * mmap(), under the description, and dropped again when one of its VMAs
- * of this kind closes: closing needs the same mmap_lock, so that mm has
- * no mmap() in flight. uio_kill() zaps only after it has released
+ * mmap(), under the description, and stays listed while its process runs,
+ * so that mapping window after window allocates nothing; the next such
+ * mmap() after the process has exited drops it, as an mm without users
+ * has no mmap() in flight. uio_kill() zaps only after it has released
  * info_sem, which mmap() takes inside mmap_lock.
  *
  * Why that suffices: an mmap() that got the description listed its mm
@@ -72,49 +73,51 @@ static struct uio_populated_mm *uio_populated_mm_find(struct list_head *mms,
 	return NULL;
 }
 
+/* Let go of the entries on @mms. */
+static void uio_populated_mms_free(struct list_head *mms)
+{
+	struct uio_populated_mm *pm, *tmp;
+
+	list_for_each_entry_safe(pm, tmp, mms, node) {
+		mmdrop(pm->mm);
+		kfree(pm);
+	}
+}
+
 /*
- * Only mmap() and the close of a VMA add or drop @mm's entry, both under
- * @mm's mmap_lock held for writing, so it cannot appear between the
- * lookup and the add; uio_zap_mappings() waits for the description.
+ * List @mm, and drop the entries of mms that have exited. Only mmap()
+ * in @mm adds @mm's entry, under its mmap_lock held for writing, so it
+ * cannot appear between the lookup and the add; an mm whose process is
+ * running is never dropped. uio_zap_mappings() waits for the description.
  * Context: ->mmap, mmap_lock held for writing, the description held.
  */
 int uio_populated_mm_add(struct uio_device *idev, struct mm_struct *mm)
 {
-	struct uio_populated_mm *new;
-	bool listed;
+	struct uio_populated_mm *pm, *tmp;
+	bool listed = false;
+	LIST_HEAD(gone);
 
 	spin_lock(&idev->populated_mm_lock);
-	listed = uio_populated_mm_find(&idev->populated_mms, mm);
+	list_for_each_entry_safe(pm, tmp, &idev->populated_mms, node) {
+		if (pm->mm == mm)
+			listed = true;
+		else if (!atomic_read(&pm->mm->mm_users))
+			list_move(&pm->node, &gone);
+	}
 	spin_unlock(&idev->populated_mm_lock);
+	uio_populated_mms_free(&gone);
 	if (listed)
 		return 0;
 
-	new = kmalloc(sizeof(*new), GFP_KERNEL);
-	if (!new)
+	pm = kmalloc(sizeof(*pm), GFP_KERNEL);
+	if (!pm)
 		return -ENOMEM;
 	mmgrab(mm);
-	new->mm = mm;
+	pm->mm = mm;
 	spin_lock(&idev->populated_mm_lock);
-	list_add(&new->node, &idev->populated_mms);
+	list_add(&pm->node, &idev->populated_mms);
 	spin_unlock(&idev->populated_mm_lock);
 	return 0;
-}
-
-void uio_populated_vma_close(struct vm_area_struct *vma)
-{
-	const struct uio_vma_map *vm = vma->vm_private_data;
-	struct uio_device *idev = vm->idev;
-	struct uio_populated_mm *pm;
-
-	spin_lock(&idev->populated_mm_lock);
-	pm = uio_populated_mm_find(&idev->populated_mms, vma->vm_mm);
-	if (pm)
-		list_del(&pm->node);
-	spin_unlock(&idev->populated_mm_lock);
-	if (pm) {
-		mmdrop(pm->mm);
-		kfree(pm);
-	}
 }
 
 /* Does @vma hold a memory type reservation that its zap releases? */
@@ -203,7 +206,7 @@ static struct mm_struct *uio_reserved_mm_next(struct uio_device *idev,
  */
 void uio_zap_mappings(struct uio_device *idev)
 {
-	struct uio_populated_mm *pm, *tmp;
+	struct uio_populated_mm *pm;
 	LIST_HEAD(done);
 
 	spin_lock(&idev->populated_mm_lock);
@@ -223,9 +226,5 @@ void uio_zap_mappings(struct uio_device *idev)
 		uio_zap_mm(idev, pm->mm);
 	}
 	unmap_mapping_range(idev->inode->i_mapping, 0, 0, 1);
-
-	list_for_each_entry_safe(pm, tmp, &done, node) {
-		mmdrop(pm->mm);
-		kfree(pm);
-	}
+	uio_populated_mms_free(&done);
 }
