@@ -35,9 +35,12 @@
  *	while mapped, from a flushed TLB like the first one (under TCG a TLB
  *	refill is a large part of a touch), and a third with the TLB warm.
  *	Each the median over <iterations> maps after one not counted.
- *   uio_bench window <uio dev> <map index> <iterations>
+ *   uio_bench window <uio dev> <map index> <iterations> [<resource file>]
  *	WINDOWS x (mmap() of the first 1 MiB of a map, one load per 4 KiB
  *	page, munmap()): the median total over <iterations> such loops.
+ *	With the PCI sysfs resource file of the same BAR, each loop is
+ *	followed by the same loop through that file, which runs no UIO code
+ *	(the control: the speed of the guest at that moment).
  *   uio_bench wc <uio dev> <map index> <sysfs resource file> <iterations>
  *	Store bursts of 4 KiB and 1 MiB through the UIO map and through the
  *	PCI sysfs resource file of the same BAR, uncached (resourceN) and
@@ -1027,36 +1030,61 @@ static int open_window_map(const char *dev, int map, const char *result)
 	return fd;
 }
 
+/* WINDOWS x (mmap() of WINDOW_LEN at offset off of fd, touch, munmap()). */
+static uint64_t window_loop(int fd, off_t off, uint32_t *sum)
+{
+	uint64_t t0 = now_ns();
+	uint32_t *p;
+	int w;
+
+	for (w = 0; w < WINDOWS; w++) {
+		p = mmap(NULL, WINDOW_LEN, PROT_READ | PROT_WRITE, MAP_SHARED,
+			 fd, off);
+		if (p == MAP_FAILED)
+			die("mmap window");
+		*sum += touch_pages(p, WINDOW_LEN);
+		if (munmap(p, WINDOW_LEN))
+			die("munmap window");
+	}
+	return now_ns() - t0;
+}
+
 static int cmd_window(int argc, char **argv)
 {
-	static uint64_t t[BIGMAP_MAX];
-	int fd, map, iters, i, w;
+	static uint64_t t[BIGMAP_MAX], ctl[BIGMAP_MAX];
+	int fd, res = -1, map, iters, i;
 	uint32_t sum = 0;
-	uint32_t *p;
 
-	if (argc != 4)
+	if (argc != 4 && argc != 5)
 		return 2;
 	map = atoi(argv[2]);
 	iters = iters_arg(argv[3]);
 	fd = open_window_map(argv[1], map, "window");
 	if (fd < 0)
 		return 0;
+	if (argc == 5) {
+		res = open(argv[4], O_RDWR);
+		if (res < 0)
+			die(argv[4]);
+	}
 	for (i = -1; i < iters; i++) {
-		uint64_t t0 = now_ns();
+		uint64_t uio = window_loop(fd, (off_t)map * sysconf(_SC_PAGESIZE),
+					   &sum);
+		uint64_t control = res < 0 ? 0 : window_loop(res, 0, &sum);
 
-		for (w = 0; w < WINDOWS; w++) {
-			p = map_region(fd, map, WINDOW_LEN);
-			sum += touch_pages(p, WINDOW_LEN);
-			if (munmap(p, WINDOW_LEN))
-				die("munmap window");
-		}
-		if (i >= 0)
-			t[i] = now_ns() - t0;
+		if (i < 0)
+			continue;
+		t[i] = uio;
+		ctl[i] = control;
 	}
 	close(fd);
-	printf("RESULT window status=ok n=%d windows=%d len=%lu total_ns=%llu sum=%u\n",
-	       iters, WINDOWS, WINDOW_LEN,
-	       (unsigned long long)median_u64(t, iters), sum);
+	if (res >= 0)
+		close(res);
+	printf("RESULT window status=ok n=%d windows=%d len=%lu ",
+	       iters, WINDOWS, WINDOW_LEN);
+	printf("total_ns=%llu control_ns=%llu sum=%u\n",
+	       (unsigned long long)median_u64(t, iters),
+	       (unsigned long long)median_u64(ctl, iters), sum);
 	return 0;
 }
 

@@ -58,7 +58,22 @@ largest_map() {
 	echo "$best"
 }
 
+# resource_of <PCI address> <bus address>: the sysfs resource file of the
+# BAR that starts there, if one does.
+resource_of() {
+	_i=0
+	while read -r _start _end _flags; do
+		if [ $((_start)) -eq $(($2)) ] && [ $((_end)) -gt 0 ]; then
+			echo "/sys/bus/pci/devices/$1/resource$_i"
+			return
+		fi
+		_i=$((_i + 1))
+	done < "/sys/bus/pci/devices/$1/resource"
+}
+
 # The large-BAR mapping benchmark, with the device bound only meanwhile.
+# The window loop runs beside the same loop through the BAR's sysfs
+# resource file, the control.
 bench_bigmap() {
 	[ -e "/sys/bus/pci/devices/$big" ] || return 0
 	bind "$big"
@@ -67,7 +82,9 @@ bench_bigmap() {
 		echo "# $core: big BAR at $bdev map$map," \
 			"size $(cat "/sys/class/uio/${bdev##*/}/maps/map$map/size")"
 		taskset -c 1 /bench/uio_bench bigmap "$bdev" "$map" "$BIG_ITERS"
-		taskset -c 1 /bench/uio_bench window "$bdev" "$map" "$BIG_ITERS"
+		taskset -c 1 /bench/uio_bench window "$bdev" "$map" "$BIG_ITERS" \
+			$(resource_of "$big" \
+				"$(cat "/sys/class/uio/${bdev##*/}/maps/map$map/addr")")
 	else
 		echo "RESULT bigmap status=no-uio-device"
 	fi
