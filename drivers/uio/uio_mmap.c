@@ -482,24 +482,25 @@ unsigned long uio_get_unmapped_area(struct file *filep,
 {
 	struct uio_listener *listener = filep->private_data;
 	struct uio_device *idev = listener->idev;
-	unsigned long align = 0, phys = 0, ret;
+	unsigned long align = uio_huge_align(len), phys = 0, ret;
+	struct uio_info *info = NULL;
 	const struct uio_mem *mem;
-	struct uio_info *info;
+	bool huge = false;
 
-	info = uio_get_info(idev);
-	if (info && !addr && !(flags & MAP_FIXED) && !info->mmap &&
-	    pgoff < MAX_UIO_MAPS) {
-		mem = &info->mem[pgoff];
-		if (mem->size && (mem->memtype == UIO_MEM_PHYS ||
-				  mem->memtype == UIO_MEM_IOVA)) {
+	/* Only a mapping that could hold a leaf looks at the map. */
+	if (align && !addr && !(flags & MAP_FIXED))
+		info = uio_get_info(idev);
+	if (info) {
+		if (!info->mmap && pgoff < MAX_UIO_MAPS) {
+			mem = &info->mem[pgoff];
+			huge = mem->size && (mem->memtype == UIO_MEM_PHYS ||
+					     mem->memtype == UIO_MEM_IOVA);
 			phys = mem->addr & PAGE_MASK;
-			align = uio_huge_align(len);
 		}
-	}
-	if (info)
 		uio_put_info(idev);
+	}
 
-	if (align && len + align > len) {
+	if (huge && len + align > len) {
 		ret = mm_get_unmapped_area(current->mm, filep, 0, len + align,
 					   pgoff, flags);
 		if (!IS_ERR_VALUE(ret))
