@@ -456,6 +456,29 @@ static unsigned long uio_huge_align(unsigned long len)
 	return 0;
 }
 
+/*
+ * The page-aligned physical address of map @index in *@phys, if it is a
+ * PHYS or IOVA map the core maps itself.
+ */
+static bool uio_map_phys(struct uio_device *idev, unsigned long index,
+			 unsigned long *phys)
+{
+	struct uio_info *info = uio_get_info(idev);
+	const struct uio_mem *mem;
+	bool ret = false;
+
+	if (!info)
+		return false;
+	if (!info->mmap && index < MAX_UIO_MAPS) {
+		mem = &info->mem[index];
+		ret = mem->size && (mem->memtype == UIO_MEM_PHYS ||
+				    mem->memtype == UIO_MEM_IOVA);
+		*phys = mem->addr & PAGE_MASK;
+	}
+	uio_put_info(idev);
+	return ret;
+}
+
 /**
  * uio_get_unmapped_area() - place a PFN map where huge entries fit
  * @filep:	the open device
@@ -481,26 +504,11 @@ unsigned long uio_get_unmapped_area(struct file *filep,
 				    unsigned long flags)
 {
 	struct uio_listener *listener = filep->private_data;
-	struct uio_device *idev = listener->idev;
-	unsigned long align = uio_huge_align(len), phys = 0, ret;
-	struct uio_info *info = NULL;
-	const struct uio_mem *mem;
-	bool huge = false;
+	unsigned long align = uio_huge_align(len), phys, ret;
 
 	/* Only a mapping that could hold a leaf looks at the map. */
-	if (align && !addr && !(flags & MAP_FIXED))
-		info = uio_get_info(idev);
-	if (info) {
-		if (!info->mmap && pgoff < MAX_UIO_MAPS) {
-			mem = &info->mem[pgoff];
-			huge = mem->size && (mem->memtype == UIO_MEM_PHYS ||
-					     mem->memtype == UIO_MEM_IOVA);
-			phys = mem->addr & PAGE_MASK;
-		}
-		uio_put_info(idev);
-	}
-
-	if (huge && len + align > len) {
+	if (align && !addr && !(flags & MAP_FIXED) && len + align > len &&
+	    uio_map_phys(listener->idev, pgoff, &phys)) {
 		ret = mm_get_unmapped_area(current->mm, filep, 0, len + align,
 					   pgoff, flags);
 		if (!IS_ERR_VALUE(ret))

@@ -118,9 +118,9 @@ struct uio_vma_map {
  * @maps_dir:	the "maps" sysfs directory, %NULL if there are no maps
  * @ports_dir:	the "portio" sysfs directory, %NULL if there are no ports
  * @populated_mm_lock: protects @populated_mms
- * @populated_mms: address spaces in which a mapping that mmap() fills
- *		itself may be in the making, so unregister can wait for it
- *		to become visible to the zap
+ * @populated_mms: address spaces that made a mapping mmap() fills itself,
+ *		kept while their process runs, so unregister can wait for
+ *		one in the making to become visible to the zap
  * @vma_maps:	vm_private_data of the mappings of each map, unless the
  *		stub maps them itself
  * @wc_addr:	start of each write-combining map's reserved memory type
