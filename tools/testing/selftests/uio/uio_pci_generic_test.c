@@ -848,6 +848,14 @@ FIXTURE_TEARDOWN(bigbar)
 		uio_sysfs_write(UPG_DRIVER "/unbind", self->addr);
 }
 
+/* Open the UIO device of the bound VGA device; -1 if it has none. */
+static int bigbar_open(const char *addr)
+{
+	int minor = uio_pci_minor(addr);
+
+	return minor < 0 ? -1 : uio_open_minor(minor, O_RDWR);
+}
+
 static volatile uint32_t *bigbar_map(struct _test_data_bigbar *self,
 				     void *hint, size_t len)
 {
@@ -1409,7 +1417,7 @@ TEST_F_TIMEOUT(bigbar, unbind_races_populating_mmaps, 180)
 {
 	struct pop_thread t[POP_THREADS];
 	unsigned long maps = 0, j, n;
-	int cycle, i, fd, minor;
+	int cycle, i, fd;
 	size_t live = 0;
 	cpu_set_t cpu;
 
@@ -1419,9 +1427,7 @@ TEST_F_TIMEOUT(bigbar, unbind_races_populating_mmaps, 180)
 	sigbus_catch(true);
 	for (cycle = 0; cycle < POP_CYCLES; cycle++) {
 		ASSERT_EQ(0, pci_bind(self->addr));
-		minor = uio_pci_minor(self->addr);
-		ASSERT_GE(minor, 0);
-		fd = uio_open_minor(minor, O_RDWR);
+		fd = bigbar_open(self->addr);
 		ASSERT_GE(fd, 0);
 		memset(t, 0, sizeof(t));
 		for (i = 0; i < POP_THREADS; i++) {
@@ -1498,7 +1504,7 @@ static void exit_child(int fd, int map, int cpu)
 TEST_F_TIMEOUT(bigbar, unbind_races_munmap_and_exit, 180)
 {
 	pid_t pid[EXIT_CHILDREN];
-	int cycle, i, fd, minor, status, kmsg;
+	int cycle, i, fd, status, kmsg;
 	char type[64];
 
 	kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
@@ -1506,9 +1512,7 @@ TEST_F_TIMEOUT(bigbar, unbind_races_munmap_and_exit, 180)
 	lseek(kmsg, 0, SEEK_END);
 	for (cycle = 0; cycle < EXIT_CYCLES; cycle++) {
 		ASSERT_EQ(0, pci_bind(self->addr));
-		minor = uio_pci_minor(self->addr);
-		ASSERT_GE(minor, 0);
-		fd = uio_open_minor(minor, O_RDWR);
+		fd = bigbar_open(self->addr);
 		ASSERT_GE(fd, 0);
 		for (i = 0; i < EXIT_CHILDREN; i++) {
 			pid[i] = fork();

@@ -1030,18 +1030,15 @@ static int open_window_map(const char *dev, int map, const char *result)
 	return fd;
 }
 
-/* WINDOWS x (mmap() of WINDOW_LEN at offset off of fd, touch, munmap()). */
-static uint64_t window_loop(int fd, off_t off, uint32_t *sum)
+/* WINDOWS x (mmap() of WINDOW_LEN at page index of fd, touch, munmap()). */
+static uint64_t window_loop(int fd, int index, uint32_t *sum)
 {
 	uint64_t t0 = now_ns();
 	uint32_t *p;
 	int w;
 
 	for (w = 0; w < WINDOWS; w++) {
-		p = mmap(NULL, WINDOW_LEN, PROT_READ | PROT_WRITE, MAP_SHARED,
-			 fd, off);
-		if (p == MAP_FAILED)
-			die("mmap window");
+		p = map_region(fd, index, WINDOW_LEN);
 		*sum += touch_pages(p, WINDOW_LEN);
 		if (munmap(p, WINDOW_LEN))
 			die("munmap window");
@@ -1068,8 +1065,7 @@ static int cmd_window(int argc, char **argv)
 			die(argv[4]);
 	}
 	for (i = -1; i < iters; i++) {
-		uint64_t uio = window_loop(fd, (off_t)map * sysconf(_SC_PAGESIZE),
-					   &sum);
+		uint64_t uio = window_loop(fd, map, &sum);
 		uint64_t control = res < 0 ? 0 : window_loop(res, 0, &sum);
 
 		if (i < 0)
