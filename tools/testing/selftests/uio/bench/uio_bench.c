@@ -15,7 +15,7 @@
  *	rings its own MSI-X vector through its doorbell register and needs
  *	no acknowledgment. "vfio" instead of a UIO device takes the device
  *	(bound to vfio-pci) through a type1v2 container and waits on an
- *	eventfd; <mode> (intx or msi) picks its interrupt. <mode> (for UIO
+ *	eventfd; <mode> (intx, msi or msix) picks its interrupt. <mode> (for UIO
  *	the interrupt mode of uio_pci_generic, e.g. msi) is appended to the
  *	result's name. Samples: wait latency, re-arm time and the round
  *	trip (raise to re-armed) per line. Then a closed loop of the same
@@ -283,13 +283,22 @@ static long sysfs_num(const char *path)
 }
 
 /* BAR0 of the device: map 0, at the BAR's offset in its first page. */
+/* Which device regs is BAR0 of: an ivshmem-doorbell rings vector 0 of its own. */
+static void lat_device(struct lat_ctx *c, const char *addr)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/device", addr);
+	c->ivshmem = sysfs_num(path) == 0x1110;
+	if (c->ivshmem)
+		c->ring = LOAD(c->regs[IVSHMEM_IVPOSITION / 4]) << 16;
+}
+
 static void lat_map(struct lat_ctx *c, const char *uio_dev, const char *addr)
 {
 	char path[256];
 	long off;
 
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/device", addr);
-	c->ivshmem = sysfs_num(path) == 0x1110;
 	snprintf(path, sizeof(path), "/sys/class/uio/%s/maps/map0/offset",
 		 strrchr(uio_dev, '/') + 1);
 	off = sysfs_num(path);
@@ -297,8 +306,7 @@ static void lat_map(struct lat_ctx *c, const char *uio_dev, const char *addr)
 		die(path);
 	c->regs = (uint32_t *)((char *)map_region(c->fd, 0,
 						  sysconf(_SC_PAGESIZE)) + off);
-	if (c->ivshmem)
-		c->ring = LOAD(c->regs[IVSHMEM_IVPOSITION / 4]) << 16;
+	lat_device(c, addr);
 }
 
 /* Where a VFIO region starts in the device file. */
@@ -312,14 +320,14 @@ static off_t vfio_region(int dev, uint32_t index)
 }
 
 /* The IRQ VFIO requested for the device, steered to CPU 0 as for UIO. */
-static void vfio_steer(const char *addr, int msi)
+static void vfio_steer(const char *addr, uint32_t index)
 {
 	char path[256], cpu[] = "0";
 	long irq = -1;
 	int fd;
 
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/irq", addr);
-	if (!msi)
+	if (index == VFIO_PCI_INTX_IRQ_INDEX)
 		irq = sysfs_num(path);
 	else
 		for (irq = 0; irq < 4096; irq++) {
@@ -338,10 +346,11 @@ static void vfio_steer(const char *addr, int msi)
 
 /*
  * The device at addr, bound to vfio-pci, through a type1v2 container:
- * BAR0 mapped, bus mastering on (an MSI is a memory write), its INTx or
- * MSI signalling a new eventfd, which becomes c->fd.
+ * BAR0 mapped, bus mastering on (an MSI is a memory write), its INTx, MSI
+ * or first MSI-X vector (VFIO's IRQ index) signalling a new eventfd, which
+ * becomes c->fd.
  */
-static int vfio_open(struct lat_ctx *c, const char *addr, int msi)
+static int vfio_open(struct lat_ctx *c, const char *addr, uint32_t index)
 {
 	struct vfio_group_status gs = { .argsz = sizeof(gs) };
 	char path[256], link[256];
@@ -383,6 +392,7 @@ static int vfio_open(struct lat_ctx *c, const char *addr, int msi)
 		       MAP_SHARED, c->dev, bar);
 	if (c->regs == MAP_FAILED)
 		return -1;
+	lat_device(c, addr);
 	c->cfg = c->dev;
 	c->cfg_off = vfio_region(c->dev, VFIO_PCI_CONFIG_REGION_INDEX);
 	if (pread(c->cfg, &c->cmd, sizeof(c->cmd), c->cfg_off + PCI_COMMAND) !=
@@ -399,11 +409,9 @@ static int vfio_open(struct lat_ctx *c, const char *addr, int msi)
 		return -1;
 	c->evsize = sizeof(uint64_t);
 	if (vfio_set_irqs(c->dev, VFIO_IRQ_SET_DATA_EVENTFD |
-			  VFIO_IRQ_SET_ACTION_TRIGGER,
-			  msi ? VFIO_PCI_MSI_IRQ_INDEX : VFIO_PCI_INTX_IRQ_INDEX,
-			  c->fd))
+			  VFIO_IRQ_SET_ACTION_TRIGGER, index, c->fd))
 		return -1;
-	vfio_steer(addr, msi);
+	vfio_steer(addr, index);
 	return 0;
 }
 
@@ -459,6 +467,16 @@ static void lat_report(uint32_t *v, uint32_t *sorted, int n,
 		printf(" p90=%u max=%u", pct(sorted, n, 90), sorted[n - 1]);
 }
 
+/* VFIO's IRQ index for <mode>: intx (the default), msi or msix. */
+static uint32_t vfio_irq_index(const char *mode)
+{
+	if (!strcmp(mode, "msi"))
+		return VFIO_PCI_MSI_IRQ_INDEX;
+	if (!strcmp(mode, "msix"))
+		return VFIO_PCI_MSIX_IRQ_INDEX;
+	return VFIO_PCI_INTX_IRQ_INDEX;
+}
+
 static int cmd_lat(int argc, char **argv)
 {
 	static const char * const waits[] = { "read", "poll", "epoll" };
@@ -491,7 +509,7 @@ static int cmd_lat(int argc, char **argv)
 	c.vfio = !strcmp(argv[1], "vfio");
 	if (!c.vfio) {
 		uio_open_dev(&c, argv[1], argv[2]);
-	} else if (vfio_open(&c, argv[2], argc == 8 && !strcmp(argv[7], "msi"))) {
+	} else if (vfio_open(&c, argv[2], vfio_irq_index(argc == 8 ? argv[7] : ""))) {
 		printf("RESULT %s status=%s\n", name, strerrorname_np(errno));
 		return 0;
 	}

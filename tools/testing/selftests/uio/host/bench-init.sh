@@ -1,14 +1,15 @@
 #!/bin/busybox sh
 # SPDX-License-Identifier: GPL-2.0
-# /init of the benchmark guest: ROUNDS rounds, each running every core of
-# CORES in turn (mainline, ours, vfio, mainline, ours, vfio, ...), so drift
-# of the host over the run hits all of them alike. Per core and round:
-# load the core, bind the first edu device (and the big-BAR device, if
-# any) to its uio_pci_generic, load the bench stub built for that core,
-# run the same /bench/uio_bench commands, and unload it all again. RESULT lines go to
-# the console, raw samples to the second serial port (/dev/ttyS1) so the
-# console stays readable. The "vfio" core is the distribution's vfio-pci
-# with the same edu device, its INTx and MSI signalling an eventfd.
+# /init of the benchmark guest: ROUNDS rounds, each running the cores of
+# CORES in turn (mainline, ours, mainline, ours, ...), so drift of the
+# host over the run hits both alike. Per core and round: load the core and
+# the bench stub built for it, bind the edu device (and the big-BAR
+# device, if any) to its uio_pci_generic, run the same /bench/uio_bench
+# commands, and unload it all again. RESULT lines go to the console, raw
+# samples to the second serial port (/dev/ttyS1) so the console stays
+# readable. "vfio" in CORES is the distribution's vfio-pci with the same
+# edu device (INTx and MSI signalling an eventfd) and ivshmem-doorbell
+# (MSI-X): its latency blocks take turns with ours within ours' phase.
 /bin/busybox --install -s /bin
 mkdir -p /proc /sys /dev /tmp
 mount -t proc proc /proc
@@ -115,84 +116,106 @@ steer_irq() {
 		echo "# cannot steer IRQ $irq to CPU 0"
 }
 
-# Our uio_pci_generic only: latency with an MSI vector (edu, msi mode)
-# and an MSI-X vector (ivshmem-doorbell, auto mode), named by mode, to
-# set beside INTx (the lat_*_write rows of the same core and round). A
-# vector of its own needs no re-arm: the loop has none, as DPDK's.
-bench_msi_modes() {
-	param=/sys/module/uio_pci_generic/parameters/intr_mode
-	[ -e "$param" ] || return 0
-	unbind "$edu"
-	echo "$edu=msi" > "$param"
-	bind "$edu"
-	for d in "$edu" "$ivshmem"; do
-		[ -e "/sys/bus/pci/devices/$d" ] || continue
-		[ "$d" = "$ivshmem" ] && bind "$d"
-		mdev=$(uio_of "/sys/bus/pci/devices/$d") || {
-			echo "=== NO UIO for $d"
-			continue
-		}
-		mode=$(cat "/sys/bus/pci/devices/$d/intr_mode")
-		echo "# $core: $d at $mdev in $mode mode"
-		steer_irq "/sys/bus/pci/devices/$d"
-		for wait in read poll epoll; do
-			taskset -c 1 /bench/uio_bench lat "$mdev" "$d" $wait none \
-				"$ITERS" "/tmp/samples/$core.r$round.lat_${wait}_none_$mode" \
-				"$mode"
-		done
-		[ "$d" = "$ivshmem" ] && unbind "$d"
-	done
-	unbind "$edu"
-	echo auto > "$param"
-	bind "$edu"
-	dev=$(uio_of "/sys/bus/pci/devices/$edu") || echo "=== NO UIO for $edu"
+# lat_block <side> <PCI address> <wait> <re-arm> <mode> <n>: one block of
+# n latency samples of one side (mainline, ours or vfio) on the device,
+# bound to that side's driver only meanwhile. The samples are appended to
+# the side's file for the round; the RESULT line is the side's.
+lat_block() {
+	echo "=== CORE $1 ROUND $round"
+	name=lat_$3_$4${5:+_$5}
+	if [ "$1" = vfio ]; then
+		bind "$2" vfio-pci
+		taskset -c 1 /bench/uio_bench lat vfio "$2" "$3" "$4" "$6" \
+			/tmp/block "$5"
+	else
+		bind "$2"
+		if u=$(uio_of "/sys/bus/pci/devices/$2"); then
+			steer_irq "/sys/bus/pci/devices/$2"
+			taskset -c 1 /bench/uio_bench lat "$u" "$2" "$3" "$4" "$6" \
+				/tmp/block ${5:+"$5"}
+		else
+			echo "=== NO UIO for $2"
+		fi
+	fi
+	unbind "$2"
+	[ -f /tmp/block ] && cat /tmp/block >> "/tmp/samples/$1.r$round.$name"
+	rm -f /tmp/block
+	echo "=== CORE END $1"
 }
 
-# VFIO with the edu device: INTx re-armed by the unmask ioctl, and MSI.
-bench_vfio() {
-	echo "=== CORE vfio ROUND $1"
-	bind "$edu" vfio-pci
-	for wait in read poll epoll; do
-		for mode in intx msi; do
-			how=unmask
-			[ "$mode" = msi ] && how=none
-			taskset -c 1 /bench/uio_bench lat vfio "$edu" $wait $how \
-				"$ITERS" "/tmp/samples/vfio.r$1.lat_${wait}_${how}_$mode" \
-				"$mode"
+# lat_group <PCI address> <wait> <side:re-arm:mode>...: BLOCKS blocks of
+# ITERS/BLOCKS samples for each entry, the entries taking turns and the
+# first of them changing from block to block, so that the drift of the
+# guest's speed over the test hits every side alike.
+lat_group() {
+	d=$1
+	wait=$2
+	shift 2
+	b=0
+	while [ "$b" -lt "$BLOCKS" ]; do
+		for e in "$@"; do
+			rest=${e#*:}
+			lat_block "${e%%:*}" "$d" "$wait" "${rest%%:*}" \
+				"${rest#*:}" $((ITERS / BLOCKS))
 		done
+		first=$1
+		shift
+		set -- "$@" "$first"
+		b=$((b + 1))
 	done
-	unbind "$edu"
-	echo "=== CORE END vfio"
+}
+
+# Latency of the core's uio_pci_generic on edu's INTx, re-armed with
+# write(fd, 1) and in config space, VFIO's (if measured) re-armed with its
+# unmask ioctl; then, ours only, with an MSI vector (edu in msi mode) and
+# an MSI-X vector (ivshmem-doorbell), each beside VFIO's of the same
+# device. A vector of its own needs no re-arm: the loop has none, as
+# DPDK's.
+bench_lat() {
+	param=/sys/module/uio_pci_generic/parameters/intr_mode
+	vfio_intx=
+	vfio_msi=
+	vfio_msix=
+	case " $CORES " in
+	*" vfio "*)
+		if [ "$core" = ours ]; then
+			vfio_intx=vfio:unmask:intx
+			vfio_msi=vfio:none:msi
+			vfio_msix=vfio:none:msix
+		fi
+		;;
+	esac
+	for wait in read poll epoll; do
+		lat_group "$edu" $wait "$core:write:" "$core:config:" $vfio_intx
+	done
+	[ -e "$param" ] || return 0
+	echo "$edu=msi" > "$param"
+	for wait in read poll epoll; do
+		lat_group "$edu" $wait "$core:none:msi" $vfio_msi
+	done
+	echo auto > "$param"
+	[ -e "/sys/bus/pci/devices/$ivshmem" ] || return 0
+	for wait in read poll epoll; do
+		lat_group "$ivshmem" $wait "$core:none:msix" $vfio_msix
+	done
 }
 
 bench_core() {
 	core=$1
 	round=$2
-	if [ "$core" = vfio ]; then
-		bench_vfio "$round"
-		return
-	fi
+	[ "$core" = vfio ] && return
 	echo "=== CORE $core ROUND $round"
 	for m in uio uio_pci_generic "uio_bench_$core"; do
 		insmod "/bench/$core/$m.ko" || { echo "=== INSMOD FAILED $core $m"; return; }
-		[ "$m" = uio_pci_generic ] && bind "$edu"
 	done
-	dev=$(uio_of "/sys/bus/pci/devices/$edu") || echo "=== NO UIO for $edu"
 	sdev=$(uio_of "$stub") || echo "=== NO UIO for $stub"
-	echo "# $core: edu at $dev, stub at $sdev"
 	# The interrupt lands on CPU 0, the waiting task sleeps on CPU 1: every
-	# sample takes the full hard-IRQ -> remote wakeup path, for both cores.
-	irq=$(cat "/sys/bus/pci/devices/$edu/irq")
-	echo 0 > "/proc/irq/$irq/smp_affinity_list" ||
-		echo "# cannot steer IRQ $irq to CPU 0"
-
-	for wait in read poll epoll; do
-		for how in write config; do
-			taskset -c 1 /bench/uio_bench lat "$dev" "$edu" $wait $how "$ITERS" \
-				"/tmp/samples/$core.r$round.lat_${wait}_$how"
-		done
-	done
-	bench_msi_modes
+	# sample takes the full hard-IRQ -> remote wakeup path, for every side.
+	bench_lat
+	echo "=== CORE $core ROUND $round"
+	bind "$edu"
+	dev=$(uio_of "/sys/bus/pci/devices/$edu") || echo "=== NO UIO for $edu"
+	echo "# $core: edu at $dev, stub at $sdev"
 	/bench/uio_bench tput "$sdev" "$stub" "$TPUT_MS" "$TPUT_RUNS"
 	taskset -c 1 /bench/uio_bench mem "$dev" "$sdev" /dev/uio_bench "$MEM_ITERS"
 	bench_bigmap

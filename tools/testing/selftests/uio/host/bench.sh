@@ -7,15 +7,17 @@
 # one), a q35 machine with an Intel IOMMU doing interrupt remapping (what
 # a type1v2 VFIO container needs), with the edu device and a qxl
 # device whose 256 MiB BAR0 mainline's uio_pci_generic exposes too, and
-# an ivshmem-doorbell (ivshmem-server.py) for our MSI-X latency. In
-# each boot the cores take turns for BENCH_ROUNDS rounds (mainline, ours,
-# vfio, mainline, ours, vfio, ...), same benchmark binary, same bench
-# stub source.
+# an ivshmem-doorbell (ivshmem-server.py) for the MSI-X latency of ours
+# and VFIO. In each boot the cores take turns for BENCH_ROUNDS rounds
+# (mainline, ours, mainline, ours, ...), same benchmark binary, same bench
+# stub source; within a core's phase each latency test runs in
+# BENCH_BLOCKS blocks, taking turns with the other re-arm of the same
+# core and, in ours' phase, with VFIO's test of the same device.
 # Writes build/bench/{table.txt,summary.json} and per kernel
 # build/bench/<id>/{guest.log,raw.txt,latency-cdf.png,samples/}
 # (BENCH_OUT chooses another directory).
 # Knobs: BENCH_ROUNDS (default 5), per round BENCH_ITERS (latency samples
-# per test, default 2000), BENCH_TPUT_MS, BENCH_TPUT_RUNS, BENCH_MEM_ITERS,
+# per test, default 2000), BENCH_BLOCKS (default 4), BENCH_TPUT_MS, BENCH_TPUT_RUNS, BENCH_MEM_ITERS,
 # BENCH_BIG_ITERS (maps of the big BAR), BENCH_CORES, BENCH_TRACE=1 (a
 # function_graph trace per interrupt path after the rounds, summed per
 # event in the table; slows the run), and BENCH_NICE
@@ -102,6 +104,7 @@ TPUT_MS=${BENCH_TPUT_MS:-500}
 TPUT_RUNS=${BENCH_TPUT_RUNS:-1}
 MEM_ITERS=${BENCH_MEM_ITERS:-5000}
 BIG_ITERS=${BENCH_BIG_ITERS:-8}
+BLOCKS=${BENCH_BLOCKS:-4}
 CORES="${BENCH_CORES:-mainline ours vfio}"
 TRACE=${BENCH_TRACE:-0}
 CONF
