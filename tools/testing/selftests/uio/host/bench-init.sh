@@ -25,6 +25,11 @@ big=0000:00:05.0
 ivshmem=0000:00:0e.0
 stub=/sys/devices/platform/uio_bench
 mkdir -p /tmp/samples
+# The same address-space layout for every process of every core: where a
+# 1 MiB window lands decides whether its munmap() frees a page table that
+# the next mmap() allocates again, which costs more than the two cores
+# differ by.
+echo 0 > /proc/sys/kernel/randomize_va_space
 
 # The uioN a parent device's UIO child got, as /dev/uioN.
 uio_of() {

@@ -301,10 +301,13 @@ def rows_for():
          ("<=", 0.1, MAP_TARGET_KERNELS)),
         ("bigmap overhead vs warm", "big_overhead_warm", "ms", None),
         ("bigmap minor faults/map", "big_faults", "", None),
-        ("200 x 1 MiB window map+touch", "win_total", "ms",
-         ("<=", 1.0, MAP_TARGET_KERNELS)),
+        # The window target is met on the loop divided by its control:
+        # the control, run in the same phase, takes out how fast the
+        # guest ran there, which moved the loop by up to 15% per round.
+        ("200 x 1 MiB window map+touch", "win_total", "ms", None),
         ("control: same via sysfs resource", "win_control", "ms", None),
-        ("window / its control", "win_vs_control", "x", None),
+        ("window / its control", "win_vs_control", "x",
+         ("<=", 1.0, MAP_TARGET_KERNELS)),
     ]
     return rows
 
@@ -596,7 +599,9 @@ def main():
              "before it as before the 1st); 'vs warm' subtracts a touch with a warm TLB",
              "window: 200 x (mmap() of 1 MiB of the same map, one load per page, "
              "munmap()); its control, run after each loop: the same through the "
-             "BAR's PCI sysfs resource file, no UIO code",
+             "BAR's PCI sysfs resource file, no UIO code; its target is met on "
+             "window / its control, which takes out the speed of the guest in "
+             "each core's phase",
              "values: median over rounds; ratio ours/mainline per round (< 1 ours faster "
              "for times, > 1 ours better for events/s)",
              ""]
