@@ -122,9 +122,10 @@ steer_irq() {
 }
 
 # lat_block <side> <PCI address> <wait> <re-arm> <mode> <n>: one block of
-# n latency samples of one side (mainline, ours or vfio) on the device,
-# bound to that side's driver only meanwhile. The samples are appended to
-# the side's file for the round; the RESULT line is the side's.
+# n latency samples of one side (mainline, ours, vfio, or twin: ours
+# again, kept apart) on the device, bound to that side's driver only
+# meanwhile. The samples are appended to the side's file for the round;
+# the RESULT line is the side's.
 lat_block() {
 	echo "=== CORE $1 ROUND $round"
 	name=lat_$3_$4${5:+_$5}
@@ -175,7 +176,8 @@ lat_group() {
 # unmask ioctl; then, ours only, with an MSI vector (edu in msi mode) and
 # an MSI-X vector (ivshmem-doorbell), each beside VFIO's of the same
 # device. A vector of its own needs no re-arm: the loop has none, as
-# DPDK's.
+# DPDK's. MSI with read() runs a twin of ours too: the spread of ours
+# against itself is the least difference the method can tell.
 bench_lat() {
 	param=/sys/module/uio_pci_generic/parameters/intr_mode
 	vfio_intx=
@@ -195,7 +197,8 @@ bench_lat() {
 	done
 	[ -e "$param" ] || return 0
 	echo "$edu=msi" > "$param"
-	for wait in read poll epoll; do
+	lat_group "$edu" read "$core:none:msi" $vfio_msi twin:none:msi
+	for wait in poll epoll; do
 		lat_group "$edu" $wait "$core:none:msi" $vfio_msi
 	done
 	echo auto > "$param"

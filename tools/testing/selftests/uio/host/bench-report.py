@@ -26,7 +26,8 @@ import subprocess
 import sys
 
 CORES = ("mainline", "ours")
-ALL_CORES = CORES + ("vfio",)
+# "twin" is ours again, in turns with ours: the method's own spread.
+ALL_CORES = CORES + ("vfio", "twin")
 WAITS = ("read", "poll", "epoll")
 HOWS = ("config", "write")
 # Interrupt modes of our uio_pci_generic besides INTx, measured on ours only.
@@ -453,11 +454,11 @@ THREE_WAY = (
 )
 
 
-def ratio_cell(per, rounds, key_a, key_b):
-    """(median, min, max) over rounds of per-round ratios ours/VFIO."""
+def ratio_cell(per, rounds, key_a, key_b, other="vfio"):
+    """(median, "cell") over rounds of per-round ratios ours/other."""
     rat = []
     for rn in rounds:
-        a, b = per["ours"][rn].get(key_a), per["vfio"][rn].get(key_b)
+        a, b = per["ours"][rn].get(key_a), per[other][rn].get(key_b)
         if a is not None and b:
             rat.append(a / b)
     if not rat:
@@ -495,6 +496,17 @@ def three_way(per, rounds, ks):
                 ks["three_way"]["%s %s p%d" % (label, what, p)] = {
                     "mainline": mv, "ours": ov, "vfio": vv, "median_ratio": mr,
                     "cell": cell}
+    ks["a_a"] = {}
+    for p in (50, 99):
+        key = "lat_read_none_msi_p%d" % p
+        mr, cell = ratio_cell(per, rounds, key, key, "twin")
+        if mr is None:
+            continue
+        lines.append("%-27s %-8s %9s %9s %9s  %-20s (twin: ours again)" % (
+            "A/A: MSI read, ours/twin", "wait p%d" % p, "-",
+            fmt(median([per["ours"][rn].get(key) for rn in rounds]), "us"),
+            fmt(median([per["twin"][rn].get(key) for rn in rounds]), "us"), cell))
+        ks["a_a"]["wait p%d" % p] = {"median_ratio": mr, "cell": cell}
     return lines
 
 

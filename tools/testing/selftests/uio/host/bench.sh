@@ -12,7 +12,9 @@
 # (mainline, ours, mainline, ours, ...), same benchmark binary, same bench
 # stub source; within a core's phase each latency test runs in
 # BENCH_BLOCKS blocks, taking turns with the other re-arm of the same
-# core and, in ours' phase, with VFIO's test of the same device.
+# core and, in ours' phase, with VFIO's test of the same device; MSI with
+# read() also with a twin of ours, whose ratio to ours is the spread of
+# the method itself (the A/A row).
 # Writes build/bench/{table.txt,summary.json} and per kernel
 # build/bench/<id>/{guest.log,raw.txt,latency-cdf.png,samples/}
 # (BENCH_OUT chooses another directory).
