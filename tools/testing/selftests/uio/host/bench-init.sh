@@ -1,15 +1,16 @@
 #!/bin/busybox sh
 # SPDX-License-Identifier: GPL-2.0
-# /init of the benchmark guest: ROUNDS rounds, each running the cores of
-# CORES in turn (mainline, ours, mainline, ours, ...), so drift of the
-# host over the run hits both alike. Per core and round: load the core and
-# the bench stub built for it, bind the edu device (and the big-BAR
-# device, if any) to its uio_pci_generic, run the same /bench/uio_bench
-# commands, and unload it all again. RESULT lines go to the console, raw
-# samples to the second serial port (/dev/ttyS1) so the console stays
-# readable. "vfio" in CORES is the distribution's vfio-pci with the same
-# edu device (INTx and MSI signalling an eventfd) and ivshmem-doorbell
-# (MSI-X): its latency blocks take turns with ours within ours' phase.
+# /init of the benchmark guest, ROUNDS rounds. Each round starts with the
+# interrupt latency of every side, mainline's UIO, ours and VFIO (the
+# distribution's vfio-pci, INTx and MSI of the same edu device and MSI-X
+# of the same ivshmem-doorbell, signalling an eventfd), in turns by
+# blocks, the cores' modules swapped as the blocks need them; then the
+# cores of CORES take turns (mainline, ours): load the core and the bench
+# stub built for it, bind the edu device (and the big-BAR device, if any)
+# to its uio_pci_generic, run the same /bench/uio_bench commands, and
+# unload it all again. So drift of the host over the run hits all of them
+# alike. RESULT lines go to the console, raw samples to the second serial
+# port (/dev/ttyS1) so the console stays readable.
 /bin/busybox --install -s /bin
 mkdir -p /proc /sys /dev /tmp
 mount -t proc proc /proc
@@ -121,11 +122,35 @@ steer_irq() {
 		echo "# cannot steer IRQ $irq to CPU 0"
 }
 
+# The core whose uio and uio_pci_generic are loaded, if any.
+loaded=
+
+unload_core() {
+	[ -n "$loaded" ] || return 0
+	rmmod uio_pci_generic
+	rmmod uio || echo "=== RMMOD FAILED $loaded uio"
+	loaded=
+}
+
+# load_core <core>: its uio and uio_pci_generic, in place of another's.
+load_core() {
+	[ "$loaded" = "$1" ] && return 0
+	unload_core
+	for m in uio uio_pci_generic; do
+		insmod "/bench/$1/$m.ko" || {
+			echo "=== INSMOD FAILED $1 $m"
+			return 1
+		}
+	done
+	loaded=$1
+}
+
 # lat_block <side> <PCI address> <wait> <re-arm> <mode> <n>: one block of
 # n latency samples of one side (mainline, ours, vfio, or twin: ours
 # again, kept apart) on the device, bound to that side's driver only
-# meanwhile. The samples are appended to the side's file for the round;
-# the RESULT line is the side's.
+# meanwhile, with <mode> (or auto) as our uio_pci_generic's intr_mode.
+# The samples are appended to the side's file for the round; the RESULT
+# line is the side's.
 lat_block() {
 	echo "=== CORE $1 ROUND $round"
 	name=lat_$3_$4${5:+_$5}
@@ -134,6 +159,11 @@ lat_block() {
 		taskset -c 1 /bench/uio_bench lat vfio "$2" "$3" "$4" "$6" \
 			/tmp/block "$5"
 	else
+		c=$1
+		[ "$c" = twin ] && c=ours
+		load_core "$c" || return 0
+		param=/sys/module/uio_pci_generic/parameters/intr_mode
+		[ -e "$param" ] && echo "${5:+$2=}${5:-auto}" > "$param"
 		bind "$2"
 		if u=$(uio_of "/sys/bus/pci/devices/$2"); then
 			steer_irq "/sys/bus/pci/devices/$2"
@@ -171,58 +201,63 @@ lat_group() {
 	done
 }
 
-# Latency of the core's uio_pci_generic on edu's INTx, re-armed with
-# write(fd, 1) and in config space, VFIO's (if measured) re-armed with its
-# unmask ioctl; then, ours only, with an MSI vector (edu in msi mode) and
-# an MSI-X vector (ivshmem-doorbell), each beside VFIO's of the same
-# device. A vector of its own needs no re-arm: the loop has none, as
-# DPDK's. MSI with read() runs a twin of ours too: the spread of ours
-# against itself is the least difference the method can tell.
+# in_cores <core>: is it one of CORES?
+in_cores() {
+	case " $CORES " in
+	*" $1 "*) return 0 ;;
+	esac
+	return 1
+}
+
+# Interrupt latency, all sides in turns by blocks, swapping the loaded
+# core's modules where a block needs the other's: edu's INTx with each
+# core's uio_pci_generic, re-armed with write(fd, 1) and in config space,
+# and VFIO's re-armed with its unmask ioctl; then our uio_pci_generic with
+# an MSI vector (edu in msi mode) and an MSI-X vector (ivshmem-doorbell),
+# each beside VFIO's of the same device. A vector of its own needs no
+# re-arm: the loop has none, as DPDK's. MSI with read() runs a twin of
+# ours too: the spread of ours against itself is the least difference
+# the method can tell.
 bench_lat() {
-	param=/sys/module/uio_pci_generic/parameters/intr_mode
+	echo "# round $round: latency"
+	intx=
+	for c in mainline ours; do
+		in_cores $c && intx="$intx $c:write: $c:config:"
+	done
 	vfio_intx=
 	vfio_msi=
 	vfio_msix=
-	case " $CORES " in
-	*" vfio "*)
-		if [ "$core" = ours ]; then
-			vfio_intx=vfio:unmask:intx
-			vfio_msi=vfio:none:msi
-			vfio_msix=vfio:none:msix
-		fi
-		;;
-	esac
+	if in_cores vfio; then
+		vfio_intx=vfio:unmask:intx
+		vfio_msi=vfio:none:msi
+		vfio_msix=vfio:none:msix
+	fi
 	for wait in read poll epoll; do
-		lat_group "$edu" $wait "$core:write:" "$core:config:" $vfio_intx
+		lat_group "$edu" $wait $intx $vfio_intx
 	done
-	[ -e "$param" ] || return 0
-	echo "$edu=msi" > "$param"
-	lat_group "$edu" read "$core:none:msi" $vfio_msi twin:none:msi
+	in_cores ours || return 0
+	lat_group "$edu" read ours:none:msi $vfio_msi twin:none:msi
 	for wait in poll epoll; do
-		lat_group "$edu" $wait "$core:none:msi" $vfio_msi
+		lat_group "$edu" $wait ours:none:msi $vfio_msi
 	done
-	echo auto > "$param"
 	[ -e "/sys/bus/pci/devices/$ivshmem" ] || return 0
 	for wait in read poll epoll; do
-		lat_group "$ivshmem" $wait "$core:none:msix" $vfio_msix
+		lat_group "$ivshmem" $wait ours:none:msix $vfio_msix
 	done
 }
 
 bench_core() {
 	core=$1
-	round=$2
 	[ "$core" = vfio ] && return
 	echo "=== CORE $core ROUND $round"
-	for m in uio uio_pci_generic "uio_bench_$core"; do
-		insmod "/bench/$core/$m.ko" || { echo "=== INSMOD FAILED $core $m"; return; }
-	done
-	sdev=$(uio_of "$stub") || echo "=== NO UIO for $stub"
-	# The interrupt lands on CPU 0, the waiting task sleeps on CPU 1: every
-	# sample takes the full hard-IRQ -> remote wakeup path, for every side.
-	bench_lat
-	echo "=== CORE $core ROUND $round"
+	load_core "$core" || return
+	insmod "/bench/$core/uio_bench_$core.ko" || {
+		echo "=== INSMOD FAILED $core uio_bench_$core"
+		return
+	}
 	bind "$edu"
 	dev=$(uio_of "/sys/bus/pci/devices/$edu") || echo "=== NO UIO for $edu"
+	sdev=$(uio_of "$stub") || echo "=== NO UIO for $stub"
 	echo "# $core: edu at $dev, stub at $sdev"
 	/bench/uio_bench tput "$sdev" "$stub" "$TPUT_MS" "$TPUT_RUNS"
 	taskset -c 1 /bench/uio_bench mem "$dev" "$sdev" /dev/uio_bench "$MEM_ITERS"
@@ -231,9 +266,8 @@ bench_core() {
 
 	rmmod "uio_bench_$core"
 	unbind "$edu"
-	rmmod uio_pci_generic
 	echo "# $core: before rmmod: $(grep '^uio ' /proc/modules)"
-	rmmod uio || echo "=== RMMOD FAILED $core uio"
+	unload_core
 	echo "=== CORE END $core"
 }
 
@@ -301,8 +335,10 @@ fi
 echo "=== BENCH BEGIN"
 round=1
 while [ "$round" -le "$ROUNDS" ]; do
+	bench_lat
+	unload_core
 	for core in $CORES; do
-		bench_core "$core" "$round"
+		bench_core "$core"
 	done
 	round=$((round + 1))
 done

@@ -10,8 +10,8 @@ second serial port); writes <dir>/table.txt, <dir>/summary.json,
 <dir>/<id>/samples/ and <dir>/<id>/latency-cdf.png.
 
 The cores take turns within one boot (mainline, ours, mainline, ours,
-...), and within ours' phase the latency tests of ours and VFIO take
-turns in blocks: every metric is taken per round, a ratio ours/mainline
+...), and at the start of each round the latency tests of mainline, ours
+and VFIO take turns in blocks: every metric is taken per round, a ratio ours/mainline
 (and ours/VFIO in the three-way table) is formed per round from the
 phases of that round, and the table shows the per-round ratios and their
 median. The mainline and ours columns are the medians

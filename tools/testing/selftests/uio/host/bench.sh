@@ -8,13 +8,13 @@
 # a type1v2 VFIO container needs), with the edu device and a qxl
 # device whose 256 MiB BAR0 mainline's uio_pci_generic exposes too, and
 # an ivshmem-doorbell (ivshmem-server.py) for the MSI-X latency of ours
-# and VFIO. In each boot the cores take turns for BENCH_ROUNDS rounds
-# (mainline, ours, mainline, ours, ...), same benchmark binary, same bench
-# stub source; within a core's phase each latency test runs in
-# BENCH_BLOCKS blocks, taking turns with the other re-arm of the same
-# core and, in ours' phase, with VFIO's test of the same device; MSI with
-# read() also with a twin of ours, whose ratio to ours is the spread of
-# the method itself (the A/A row).
+# and VFIO. In each boot, BENCH_ROUNDS rounds, same benchmark binary,
+# same bench stub source: each round starts with the interrupt latency,
+# every test in BENCH_BLOCKS blocks that take turns, mainline's, ours,
+# VFIO's and, for MSI with read(), a twin of ours, whose ratio to ours is
+# the spread of the method itself (the A/A row), the cores' modules
+# swapped as the blocks need them; then the cores take turns (mainline,
+# ours) for the rest.
 # Writes build/bench/{table.txt,summary.json} and per kernel
 # build/bench/<id>/{guest.log,raw.txt,latency-cdf.png,samples/}
 # (BENCH_OUT chooses another directory).
