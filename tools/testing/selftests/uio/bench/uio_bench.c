@@ -282,8 +282,7 @@ static long sysfs_num(const char *path)
 	return strtol(buf, NULL, 0);
 }
 
-/* BAR0 of the device: map 0, at the BAR's offset in its first page. */
-/* Which device regs is BAR0 of: an ivshmem-doorbell rings vector 0 of its own. */
+/* Which device c->regs (BAR0) belongs to: an ivshmem-doorbell rings itself. */
 static void lat_device(struct lat_ctx *c, const char *addr)
 {
 	char path[256];
@@ -294,6 +293,7 @@ static void lat_device(struct lat_ctx *c, const char *addr)
 		c->ring = LOAD(c->regs[IVSHMEM_IVPOSITION / 4]) << 16;
 }
 
+/* BAR0 of the device: map 0, at the BAR's offset in its first page. */
 static void lat_map(struct lat_ctx *c, const char *uio_dev, const char *addr)
 {
 	char path[256];

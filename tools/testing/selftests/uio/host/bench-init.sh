@@ -153,9 +153,9 @@ load_core() {
 # line is the side's. With warm=1, neither is kept.
 warm=0
 lat_block() {
-	[ "$warm" = 1 ] || echo "=== CORE $1 ROUND $round"
 	name=lat_$3_$4${5:+_$5}
 	if [ "$1" = vfio ]; then
+		[ "$warm" = 1 ] || echo "=== CORE $1 ROUND $round"
 		bind "$2" vfio-pci
 		taskset -c 1 /bench/uio_bench lat vfio "$2" "$3" "$4" "$6" \
 			/tmp/block "$5"
@@ -163,6 +163,7 @@ lat_block() {
 		c=$1
 		[ "$c" = twin ] && c=ours
 		load_core "$c" || return 0
+		[ "$warm" = 1 ] || echo "=== CORE $1 ROUND $round"
 		param=/sys/module/uio_pci_generic/parameters/intr_mode
 		[ -e "$param" ] && echo "${5:+$2=}${5:-auto}" > "$param"
 		bind "$2"
@@ -181,6 +182,13 @@ lat_block() {
 	[ "$warm" = 1 ] || echo "=== CORE END $1"
 }
 
+# lat_entry <side:re-arm:mode>: its block on lat_group's device and wait.
+lat_entry() {
+	rest=${1#*:}
+	lat_block "${1%%:*}" "$d" "$wait" "${rest%%:*}" "${rest#*:}" \
+		$((ITERS / BLOCKS))
+}
+
 # lat_group <PCI address> <wait> <side:re-arm:mode>...: BLOCKS blocks of
 # ITERS/BLOCKS samples for each entry, the entries taking turns and the
 # first of them changing from block to block, so that the drift of the
@@ -193,16 +201,12 @@ lat_group() {
 	wait=$2
 	shift 2
 	warm=1
-	rest=${1#*:}
-	lat_block "${1%%:*}" "$d" "$wait" "${rest%%:*}" "${rest#*:}" \
-		$((ITERS / BLOCKS))
+	lat_entry "$1"
 	warm=0
 	b=0
 	while [ "$b" -lt "$BLOCKS" ]; do
 		for e in "$@"; do
-			rest=${e#*:}
-			lat_block "${e%%:*}" "$d" "$wait" "${rest%%:*}" \
-				"${rest#*:}" $((ITERS / BLOCKS))
+			lat_entry "$e"
 		done
 		first=$1
 		shift

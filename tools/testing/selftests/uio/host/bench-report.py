@@ -11,9 +11,9 @@ second serial port); writes <dir>/table.txt, <dir>/summary.json,
 
 The cores take turns within one boot (mainline, ours, mainline, ours,
 ...), and at the start of each round the latency tests of mainline, ours
-and VFIO take turns in blocks: every metric is taken per round, a ratio ours/mainline
-(and ours/VFIO in the three-way table) is formed per round from the
-phases of that round, and the table shows the per-round ratios and their
+and VFIO take turns in blocks: every metric is taken per round, a ratio
+ours/mainline (and ours/VFIO in the three-way table) is formed per round
+from the phases of that round, and the table shows the per-round ratios and their
 median. The mainline and ours columns are the medians
 over rounds. Targets are measured against the median ratio and reported as
 met or missed; a benchmark never fails on a number: the exit status is
@@ -431,6 +431,7 @@ def kernel_block(out, kid, summary):
     lines.append("guest kernel log problems: %s" % (len(problems) or "none"))
     lines.extend("  " + p for p in problems[:10])
     lines += three_way(per, rounds, ks)
+    lines += a_a(per, rounds, ks)
     lines += mode_throughput(per, rounds, ks)
     lines += trace_block(files)
     save_samples(kdir, raw)
@@ -496,6 +497,12 @@ def three_way(per, rounds, ks):
                 ks["three_way"]["%s %s p%d" % (label, what, p)] = {
                     "mainline": mv, "ours": ov, "vfio": vv, "median_ratio": mr,
                     "cell": cell}
+    return lines
+
+
+def a_a(per, rounds, ks):
+    """Ours against its twin, in the same turns: the method's own spread."""
+    lines = []
     ks["a_a"] = {}
     for p in (50, 99):
         key = "lat_read_none_msi_p%d" % p
