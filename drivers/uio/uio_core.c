@@ -49,6 +49,7 @@ static struct vfsmount *uio_mnt;
 
 /* Set once uio_init() has succeeded; registration defers until then. */
 static bool uio_core_ready;
+
 /**
  * uio_get_info() - pin the stub's description for one operation
  * @idev: the device
@@ -197,33 +198,31 @@ static void uio_device_release(struct device *dev)
 
 /*
  * Make the device unusable: "unavailable" (no operation can pin the
- * description any more), then "woken" (blocked readers and pollers see
- * the device gone), then "unmapped" (every mapping is in the address space,
- * and the next touch of any of them faults and gets SIGBUS).
+ * description any more, and once a grace period has passed no lockless
+ * reader or late uio_event_notify() can still be looking at it), then
+ * "woken" (blocked readers and pollers see the device gone), then
+ * "unmapped" (every mapping is in the address space, and the next touch of
+ * any of them faults and gets SIGBUS).
  *
  * The interrupt is freed in the same exclusive section that drops the
  * description: write() holds the description while irqcontrol() runs, so
  * no stub can unmask a line after its handler is gone.
  */
-static void uio_kill(struct uio_device *idev, bool irq_requested)
+static void uio_kill(struct uio_device *idev, struct uio_info *info,
+		     bool irq_requested)
 {
 	down_write(&idev->info_sem);
 	if (irq_requested)
-		free_irq(idev->info->irq, idev);
-	idev->info = NULL;
+		free_irq(info->irq, idev);
+	WRITE_ONCE(idev->info, NULL);
 	up_write(&idev->info_sem);
+	WRITE_ONCE(info->uio_dev, NULL);
+	synchronize_rcu();
 
 	wake_up_interruptible_all(&idev->wait);
 	kill_fasync(&idev->async_queue, SIGIO, POLL_HUP);
 	uio_zap_mappings(idev);
 	uio_wc_release(idev);
-}
-
-/* Stop late uio_event_notify() calls before idev can be freed. */
-static void uio_unpublish(struct uio_info *info)
-{
-	WRITE_ONCE(info->uio_dev, NULL);
-	synchronize_rcu();
 }
 
 static int uio_check_info(const struct uio_info *info)
@@ -364,17 +363,16 @@ int __uio_register_device(struct module *owner, struct device *parent,
 		ret = request_any_context_irq(info->irq, uio_interrupt,
 					      info->irq_flags, info->name, idev);
 		if (ret < 0)
-			goto out_unpublish;
+			goto out_sysfs;
 	}
 	return 0;
 
-out_unpublish:
-	uio_unpublish(info);
+out_sysfs:
 	uio_sysfs_del(idev);
 out_del:
 	cdev_device_del(&idev->cdev, &idev->dev);
 out_kill:
-	uio_kill(idev, false);
+	uio_kill(idev, info, false);
 	uio_dma_put(idev, info, false, &freed);
 	uio_dma_uncharge(&freed);
 out_put:
@@ -416,8 +414,7 @@ void uio_unregister_device(struct uio_info *info)
 	uio_sysfs_del(idev);
 	cdev_device_del(&idev->cdev, &idev->dev);
 	ida_free(&uio_ida, idev->minor);
-	uio_unpublish(info);
-	uio_kill(idev, uio_has_hw_irq(info));
+	uio_kill(idev, info, uio_has_hw_irq(info));
 	uio_dma_put(idev, info, false, &freed);
 	uio_dma_uncharge(&freed);
 	put_device(&idev->dev);

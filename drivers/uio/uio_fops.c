@@ -125,17 +125,22 @@ static bool uio_has_events(const struct uio_info *info)
 	return READ_ONCE(info->irq) != UIO_IRQ_NONE;
 }
 
-/* Can read() ever return? -EIO if the device has no events or is gone. */
+/*
+ * Can read() ever return? -EIO if the device has no events or is gone.
+ * Lockless, as it runs once or twice per event and calls no stub code:
+ * uio_kill() waits for a grace period after clearing the description,
+ * before the stub may free it.
+ */
 static int uio_check_events(struct uio_device *idev)
 {
 	struct uio_info *info;
-	int ret;
+	int ret = -EIO;
 
-	info = uio_get_info(idev);
-	if (!info)
-		return -EIO;
-	ret = uio_has_events(info) ? 0 : -EIO;
-	uio_put_info(idev);
+	rcu_read_lock();
+	info = READ_ONCE(idev->info);
+	if (info && uio_has_events(info))
+		ret = 0;
+	rcu_read_unlock();
 	return ret;
 }
 

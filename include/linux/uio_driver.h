@@ -114,7 +114,8 @@ struct uio_vma_map {
  * @async_queue: fasync listeners
  * @info_sem:	protects @info; held for read by every file operation that
  *		calls into the stub, for write when unregister clears it
- * @info:	the stub's description; %NULL once the device is gone
+ * @info:	the stub's description; %NULL once the device is gone. read()
+ *		and poll() look at it under RCU, without @info_sem
  * @maps_dir:	the "maps" sysfs directory, %NULL if there are no maps
  * @ports_dir:	the "portio" sysfs directory, %NULL if there are no ports
  * @populated_mm_lock: protects @populated_mms

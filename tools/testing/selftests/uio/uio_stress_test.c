@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Reliability of the UIO core under load: devices unplugged while threads
- * block in read(), poll() and epoll_wait() and touch mappings; the stub
+ * block in read(), poll() and epoll_wait(), spin on non-blocking read() and
+ * poll(), and touch mappings; the stub
  * module unloaded and reloaded; open/close and mmap/munmap races; event
  * storms with exact counts; a shared interrupt line claimed by its owner
  * only; and what an unprivileged user can see.
@@ -36,10 +37,10 @@ static unsigned long long race_ops, storm_events;
 
 /* --- unplug under load -------------------------------------------------- */
 
-enum waiter_kind { W_READ, W_POLL, W_EPOLL, W_TOUCH, W_KINDS };
+enum waiter_kind { W_READ, W_POLL, W_EPOLL, W_TOUCH, W_SPIN, W_KINDS };
 
 static const char * const waiter_names[W_KINDS] = {
-	"read", "poll", "epoll", "touch",
+	"read", "poll", "epoll", "touch", "spin",
 };
 
 /**
@@ -65,8 +66,8 @@ struct unplug_run {
 /**
  * struct waiter - one thread
  * @run:	the cycle
- * @kind:	what it blocks in
- * @fd:		its own open file
+ * @kind:	what it blocks in, or spins on
+ * @fd:		its own open file, non-blocking for a spinner
  * @map:	its own mapping of map0 (touchers)
  * @thread:	the thread
  */
@@ -141,6 +142,36 @@ static void *waiter_fn(void *arg)
 			}
 			if (__atomic_load_n(&w->run->stop, __ATOMIC_RELAXED)) {
 				waiter_verdict(w, false, "no SIGBUS", 0);
+				break;
+			}
+		}
+		break;
+	case W_SPIN:
+		/*
+		 * Never blocks: races the core's lockless check of the
+		 * description with unregister freeing it.
+		 */
+		__atomic_add_fetch(&w->run->ready, 1, __ATOMIC_SEQ_CST);
+		for (;;) {
+			n = read(w->fd, &count, sizeof(count));
+			if (n == -1 && errno == EIO) {
+				ret = poll(&pfd, 1, 0);
+				waiter_verdict(w, ret == 1 && (pfd.revents & POLLERR),
+					       "poll after EIO did not report POLLERR",
+					       errno);
+				break;
+			}
+			if (n != sizeof(count) && !(n == -1 && errno == EAGAIN)) {
+				waiter_verdict(w, false, "non-blocking read", errno);
+				break;
+			}
+			ret = poll(&pfd, 1, 0);
+			if (ret < 0) {
+				waiter_verdict(w, false, "poll", errno);
+				break;
+			}
+			if (__atomic_load_n(&w->run->stop, __ATOMIC_RELAXED)) {
+				waiter_verdict(w, false, "no EIO", 0);
 				break;
 			}
 		}
@@ -250,7 +281,8 @@ static bool unplug_cycle(const struct unplug_kind *k, unsigned int cycle)
 		w[i].run = &run;
 		w[i].kind = i % W_KINDS;
 		w[i].map = MAP_FAILED;
-		w[i].fd = uio_open_minor(run.minor, O_RDWR | O_CLOEXEC);
+		w[i].fd = uio_open_minor(run.minor, O_RDWR | O_CLOEXEC |
+					 (w[i].kind == W_SPIN ? O_NONBLOCK : 0));
 		if (!stress_check(w[i].fd >= 0, "open: %s", strerror(errno)))
 			return false;
 		if (w[i].kind == W_TOUCH) {
