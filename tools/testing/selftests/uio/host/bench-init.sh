@@ -286,30 +286,35 @@ bench_core() {
 }
 
 # TRACE=1: where the time of each path goes. function_graph from the
-# kernel's entry points for the interrupt and for the loop's syscalls, a
-# few depths deep, around a short latency run per path (ours in INTx mode
-# with both re-arms and in MSI mode, VFIO's INTx and MSI); the traces go
-# to the raw port as trace.<path>.
+# kernel's entry points for the interrupt and for the loop's syscalls
+# around a short latency run per path (ours in INTx mode with both re-arms
+# and in MSI mode, VFIO's INTx and MSI), twice: a few depths deep for the
+# times (trace.<path> on the raw port), then without a depth limit for
+# the calls (calls.<path>), whose own tracing would swamp the times.
 trace_run() {
 	name=$1
 	shift
 	t=/sys/kernel/tracing
-	echo 0 > $t/tracing_on
-	echo > $t/trace
-	echo 1 > $t/tracing_on
-	taskset -c 1 /bench/uio_bench lat "$1" "$2" "$3" "$4" 100 \
-		/tmp/trace.samples ${5:+"$5"}
-	echo 0 > $t/tracing_on
-	cat $t/trace > "/tmp/samples/trace.$name"
+	for depth in 5 0; do
+		echo 0 > $t/tracing_on
+		echo $depth > $t/max_graph_depth
+		echo > $t/trace
+		echo 1 > $t/tracing_on
+		taskset -c 1 /bench/uio_bench lat "$1" "$2" "$3" "$4" 100 \
+			/tmp/trace.samples ${5:+"$5"}
+		echo 0 > $t/tracing_on
+		kind=trace
+		[ $depth = 0 ] && kind=calls
+		cat $t/trace > "/tmp/samples/$kind.$name"
+	done
 }
 
 trace_paths() {
 	t=/sys/kernel/tracing
 	mount -t tracefs nodev $t || return 0
 	echo function_graph > $t/current_tracer
-	echo 5 > $t/max_graph_depth
 	echo 1 > $t/options/funcgraph-tail
-	echo 8192 > $t/buffer_size_kb
+	echo 32768 > $t/buffer_size_kb
 	for m in uio uio_pci_generic; do
 		insmod "/bench/ours/$m.ko"
 	done

@@ -110,7 +110,7 @@ def parse_raw(files):
     """{"<core>.r<round>.<test>": ([latency ns], [re-enable ns], [round trip ns])}"""
     samples = {}
     for name, lines in files.items():
-        if name.startswith("trace."):
+        if name.startswith(("trace.", "calls.")):
             continue
         cols = samples.setdefault(name, ([], [], []))
         for line in lines:
@@ -126,15 +126,13 @@ TRACE_LINE = re.compile(r"^\s*\d+\)\s+[-+!#*@$ ]?\s*([\d.]+) us\s+\|( *)(.*)$")
 TRACE_EVENT = re.compile(r"^(uio_interrupt|vfio_intx_handler|vfio_msihandler)\b")
 
 
-def trace_summary(lines):
-    """[(depth, function, calls per event, us per event)] of one trace."""
-    calls, total, order = {}, {}, []
-    events = 0
+def trace_calls(lines):
+    """[(depth, function, us)] of each call in a trace, in the order they end."""
+    calls = []
     for line in lines:
         m = TRACE_LINE.match(line)
         if not m:
             continue
-        depth = (len(m.group(2)) - 1) // 2
         body = m.group(3).strip()
         tail = re.match(r"\} /\* (\S+)(?: \[\w+\])? \*/", body)
         if tail:
@@ -143,18 +141,31 @@ def trace_summary(lines):
             fn = body[:-3].split(" [")[0]
         else:
             continue
-        if TRACE_EVENT.match(fn):
-            events += 1
-        key = (depth, fn)
-        if key not in calls:
-            order.append(key)
-            calls[key] = 0
-            total[key] = 0.0
-        calls[key] += 1
-        total[key] += float(m.group(1))
-    if not events:
+        calls.append(((len(m.group(2)) - 1) // 2, fn, float(m.group(1))))
+    return calls
+
+
+def trace_summary(lines):
+    """[(depth, function, calls per event, us per event)] of one trace.
+
+    Only the calls that end after the first event's handler and up to the
+    last one's count: the test's setup and teardown are no part of an event.
+    """
+    calls = trace_calls(lines)
+    ends = [i for i, (_, fn, _) in enumerate(calls) if TRACE_EVENT.match(fn)]
+    if len(ends) < 2:
         return []
-    return [(d, fn, calls[(d, fn)] / events, total[(d, fn)] / events)
+    count, total, order = {}, {}, []
+    for depth, fn, us in calls[ends[0] + 1:ends[-1] + 1]:
+        key = (depth, fn)
+        if key not in count:
+            order.append(key)
+            count[key] = 0
+            total[key] = 0.0
+        count[key] += 1
+        total[key] += us
+    events = len(ends) - 1
+    return [(d, fn, count[(d, fn)] / events, total[(d, fn)] / events)
             for d, fn in sorted(order, key=lambda k: (k[0], -total[k]))]
 
 
@@ -170,6 +181,49 @@ def trace_block(files):
         lines.append("  %s:" % name)
         lines.extend("    %s%-34s %7.2f us (%.2f)" % ("  " * d, fn, us, n)
                      for d, fn, n, us in rows)
+    return lines
+
+
+# Paths traced, ours against VFIO's on the same interrupt mode.
+CALL_PAIRS = [("ours_intx_write", "vfio_intx"), ("ours_intx_config", "vfio_intx"),
+              ("ours_msi", "vfio_msi")]
+ENTRIES = re.compile(r"^# entries-in-buffer/entries-written: (\d+)/(\d+)")
+
+
+def calls_per_event(lines):
+    """({function: calls per event at any depth}, entries lost) of one trace."""
+    lost = 0
+    for line in lines:
+        m = ENTRIES.match(line)
+        if m:
+            lost = int(m.group(2)) - int(m.group(1))
+    calls = {}
+    for _, fn, n, _ in trace_summary(lines):
+        calls[fn] = calls.get(fn, 0.0) + n
+    return calls, lost
+
+
+def calls_block(files):
+    """What ours calls per event that VFIO does not, and the other way round."""
+    paths = {k[6:]: calls_per_event(v) for k, v in files.items() if k.startswith("calls.")}
+    if not paths:
+        return []
+    lines = ["calls per event at every depth (BENCH_TRACE=1: function_graph "
+             "without a depth limit), total and where ours and VFIO differ "
+             "by 0.25 or more:"]
+    for name in sorted(paths):
+        calls, lost = paths[name]
+        lines.append("  %-18s %7.1f calls%s" % (name, sum(calls.values()),
+                                                ", %d entries lost" % lost if lost else ""))
+    for ours, vfio in CALL_PAIRS:
+        if ours not in paths or vfio not in paths:
+            continue
+        a, b = paths[ours][0], paths[vfio][0]
+        diff = [(a.get(fn, 0.0) - b.get(fn, 0.0), fn) for fn in set(a) | set(b)]
+        diff = sorted((d, fn) for d, fn in diff if abs(d) >= 0.25)
+        lines.append("  %s against %s: %d functions differ" % (ours, vfio, len(diff)))
+        lines.extend("    %-34s ours %5.2f  vfio %5.2f" % (fn, a.get(fn, 0.0), b.get(fn, 0.0))
+                     for _, fn in diff)
     return lines
 
 
@@ -434,6 +488,7 @@ def kernel_block(out, kid, summary):
     lines += a_a(per, rounds, ks)
     lines += mode_throughput(per, rounds, ks)
     lines += trace_block(files)
+    lines += calls_block(files)
     save_samples(kdir, raw)
     plot(kdir, kid, raw)
     ok = any(per["mainline"][rn] for rn in rounds) and any(per["ours"][rn] for rn in rounds)

@@ -20,9 +20,10 @@
 # (BENCH_OUT chooses another directory).
 # Knobs: BENCH_ROUNDS (default 5), per round BENCH_ITERS (latency samples
 # per test, default 2000), BENCH_BLOCKS (default 4), BENCH_TPUT_MS,
-# BENCH_TPUT_RUNS, BENCH_MEM_ITERS, BENCH_BIG_ITERS (maps of the big BAR), BENCH_CORES, BENCH_TRACE=1 (a
-# function_graph trace per interrupt path after the rounds, summed per
-# event in the table; slows the run), and BENCH_NICE
+# BENCH_TPUT_RUNS, BENCH_MEM_ITERS, BENCH_BIG_ITERS (maps of the big BAR),
+# BENCH_CORES, BENCH_TRACE=1 (function_graph traces per interrupt path
+# after the rounds: times per event a few calls deep, and the calls per
+# event at every depth, ours against VFIO's; slows the run), and BENCH_NICE
 # (default -10): the nice value QEMU runs at, so background load on the
 # host disturbs the phases less; 0 leaves it alone. BENCH_QEMU is the QEMU
 # binary (default Debian's, which has qxl; ours is built without it).
